@@ -1,0 +1,3 @@
+export * from './http-error';
+export * from './normalize';
+export * from './error-middleware';

@@ -1,0 +1,18 @@
+import express, { type RequestHandler } from 'express';
+
+export interface BodyLimits {
+  /** Largest accepted body, in bytes or a size string such as '100kb'. */
+  limit?: string | number;
+}
+
+/**
+ * JSON and urlencoded-form parsers with a size limit. Forms are parsed flat (`extended: false`), so
+ * `a[b]=1` stays a plain key instead of becoming a nested object; array fields of form calls are
+ * JSON-array text, decoded by the route schema (`formArray`).
+ */
+export function bodyParsers({ limit = '100kb' }: BodyLimits = {}): RequestHandler[] {
+  return [
+    express.json({ limit, strict: true, type: ['application/json', 'application/*+json'] }),
+    express.urlencoded({ limit, extended: false, parameterLimit: 200 }),
+  ];
+}

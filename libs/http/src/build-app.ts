@@ -1,0 +1,55 @@
+import { errorHandler, notFoundHandler, type ErrorBodyFormat, type ErrorSender } from '@lib/errors';
+import { buildOpenApi, defineRoute, mountRoutes, z, type AnyRoute, type OpenApiOptions } from '@lib/validation';
+import express, { type Express } from 'express';
+import helmet from 'helmet';
+import { bodyParsers } from './body-parsers';
+import { healthRoutes } from './health';
+import type { Lifecycle } from './lifecycle';
+import { httpLogger, type Logger } from './logger';
+
+export interface ServiceAppOptions {
+  logger: Logger;
+  routes: AnyRoute[];
+  openapi: OpenApiOptions;
+  errorFormat: ErrorBodyFormat;
+  errorSend?: ErrorSender;
+  isReady: () => Promise<boolean>;
+  lifecycle: Lifecycle;
+  bodyLimit?: string;
+}
+
+/**
+ * The shape every service shares: security headers, request log, health, body parsers, the route
+ * table, `/openapi.json` generated from it, 404 for unknown paths and the one error middleware.
+ */
+export function buildServiceApp(options: ServiceAppOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  app.use(helmet());
+  app.use(httpLogger(options.logger));
+
+  const health = healthRoutes(options.isReady, options.lifecycle);
+  let document: unknown;
+  const openapiRoute = defineRoute({
+    method: 'get',
+    path: '/openapi.json',
+    summary: 'This OpenAPI description',
+    tags: ['meta'],
+    responses: { 200: { description: 'OpenAPI 3.1 document', schema: z.record(z.string(), z.unknown()) } },
+    handler: (_input, _req, res) => {
+      document ??= buildOpenApi([...health, openapiRoute, ...options.routes], options.openapi);
+      res.json(document);
+    },
+  });
+
+  const router = express.Router({ caseSensitive: true, strict: false });
+  mountRoutes(router, [...health, openapiRoute]);
+  router.use(bodyParsers({ limit: options.bodyLimit }));
+  mountRoutes(router, options.routes);
+  app.use(router);
+
+  app.use(notFoundHandler);
+  app.use(errorHandler({ format: options.errorFormat, send: options.errorSend }));
+  return app;
+}

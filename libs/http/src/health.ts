@@ -1,0 +1,34 @@
+import { defineRoute, z, type AnyRoute } from '@lib/validation';
+import type { Lifecycle } from './lifecycle';
+
+const healthBody = z.object({ status: z.string() });
+
+/** `/healthz` (process alive) and `/readyz` (database answers, not shutting down); no credentials. */
+export function healthRoutes(isReady: () => Promise<boolean>, lifecycle: Lifecycle): AnyRoute[] {
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/healthz',
+      summary: 'Liveness: the process is up',
+      tags: ['health'],
+      responses: { 200: { description: 'Alive', schema: healthBody } },
+      handler: (_input, _req, res) => res.json({ status: 'ok' }),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/readyz',
+      summary: 'Readiness: the database answers and the process is not shutting down',
+      tags: ['health'],
+      responses: {
+        200: { description: 'Ready to serve', schema: healthBody },
+        503: { description: 'Database unavailable or shutting down', schema: healthBody },
+      },
+      handler: async (_input, _req, res) => {
+        res.setHeader('Cache-Control', 'no-store');
+        if (lifecycle.shuttingDown) return res.status(503).json({ status: 'shutting_down' });
+        if (!(await isReady())) return res.status(503).json({ status: 'database_unavailable' });
+        return res.json({ status: 'ready' });
+      },
+    }),
+  ];
+}

@@ -1,0 +1,26 @@
+import pino, { type Logger } from 'pino';
+import { pinoHttp } from 'pino-http';
+import { requestId } from './request-id';
+
+export type { Logger } from 'pino';
+
+export function createLogger(service: string, level = process.env.LOG_LEVEL ?? 'info'): Logger {
+  return pino({
+    name: service,
+    level,
+    redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]'],
+  });
+}
+
+/** One structured log line per request, tagged with the request id; 5xx are errors, 4xx warnings. */
+export function httpLogger(logger: Logger) {
+  return pinoHttp({
+    logger,
+    genReqId: requestId,
+    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+    serializers: {
+      req: (req) => ({ id: req.id, method: req.method, url: req.url }),
+      res: (res) => ({ statusCode: res.statusCode }),
+    },
+  });
+}

@@ -1,0 +1,72 @@
+import { createServer, type Server } from 'node:http';
+import type { Express } from 'express';
+import type { Lifecycle } from './lifecycle';
+import type { Logger } from './logger';
+
+export interface ServeOptions {
+  port: number;
+  host?: string;
+  logger: Logger;
+  lifecycle: Lifecycle;
+  /** Longest wait for in-flight requests after SIGTERM before connections are cut. */
+  drainTimeoutMs?: number;
+  /** Runs after the last request finished: close the database here. */
+  onClose?: () => Promise<void>;
+}
+
+export interface RunningServer {
+  server: Server;
+  port: number;
+  /** Stops accepting, lets in-flight requests finish (up to the drain timeout), then runs onClose. */
+  shutdown(): Promise<void>;
+}
+
+/** Listens with slow-client timeouts and graceful shutdown; SIGTERM/SIGINT shut down and exit 0. */
+export async function serve(app: Express, options: ServeOptions): Promise<RunningServer> {
+  const { logger, lifecycle, drainTimeoutMs = 10_000 } = options;
+  const server = createServer(app);
+  server.requestTimeout = 30_000;
+  server.headersTimeout = 15_000;
+  server.keepAliveTimeout = 5_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host ?? '0.0.0.0', () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  logger.info({ port }, 'listening');
+
+  let closing: Promise<void> | undefined;
+  const shutdown = () => {
+    closing ??= (async () => {
+      lifecycle.shuttingDown = true;
+      logger.info('shutting down: draining in-flight requests');
+      const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const timer = setTimeout(() => {
+        logger.warn('drain timeout reached: closing remaining connections');
+        server.closeAllConnections();
+      }, drainTimeoutMs);
+      timer.unref();
+      await drained;
+      clearTimeout(timer);
+      await options.onClose?.();
+      logger.info('shut down');
+    })();
+    return closing;
+  };
+
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      shutdown().then(
+        () => process.exit(0),
+        (err) => {
+          logger.error({ err }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
+    });
+  }
+  return { server, port, shutdown };
+}

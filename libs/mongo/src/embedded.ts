@@ -1,0 +1,76 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+const BINARY_PACKAGE = '@jongodb/memory-server-bin-linux-x64-gnu';
+const READY = /JONGODB_URI=(\S+)/;
+const FAILURE = /JONGODB_START_FAILURE=(.*)/;
+
+export interface EmbeddedMongo {
+  uri: string;
+  stop(): Promise<void>;
+}
+
+function binaryPath(): string {
+  let manifest: string;
+  try {
+    manifest = require.resolve(`${BINARY_PACKAGE}/package.json`);
+  } catch {
+    throw new Error(
+      `The embedded database (${BINARY_PACKAGE}) is not installed for ${process.platform}-${process.arch}. ` +
+        'Run npm ci on Linux x64, or set MONGO_URL to a MongoDB server.',
+    );
+  }
+  return path.join(path.dirname(manifest), 'bin', 'jongodb');
+}
+
+/**
+ * Starts the embedded, in-memory MongoDB-compatible server (a native binary shipped in an npm
+ * package, nothing downloaded). Data lives only as long as the process.
+ */
+export function startEmbeddedMongo(options: { port?: number; timeoutMs?: number } = {}): Promise<EmbeddedMongo> {
+  const { port = 0, timeoutMs = 20_000 } = options;
+  const child: ChildProcess = spawn(binaryPath(), ['--host=127.0.0.1', `--port=${port}`, '--database=test'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      process.removeListener('exit', killOnExit);
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      const force = setTimeout(() => child.kill('SIGKILL'), 3_000);
+      child.once('exit', () => {
+        clearTimeout(force);
+        resolve();
+      });
+      child.kill('SIGTERM');
+    });
+
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const fail = (message: string) => {
+      clearTimeout(timer);
+      void stop();
+      reject(new Error(`embedded database failed to start: ${message}`));
+    };
+    const timer = setTimeout(() => fail(`no ready signal after ${timeoutMs} ms; output: ${output.slice(-500)}`), timeoutMs);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const failure = FAILURE.exec(output);
+      if (failure) return fail(failure[1]);
+      const ready = READY.exec(output);
+      if (ready) {
+        clearTimeout(timer);
+        child.stdout?.removeListener('data', onData);
+        child.stdout?.resume();
+        // The server prints a URL ending in its default database; callers pick their own.
+        resolve({ uri: ready[1].replace(/\/[^/?]*(\?.*)?$/, '/$1'), stop });
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('error', (err) => fail(err.message));
+    child.once('exit', (code, signal) => fail(`exited early (code ${code}, signal ${signal}); output: ${output.slice(-500)}`));
+  });
+}

@@ -1,0 +1,5 @@
+export * from './connect';
+export * from './counter';
+export * from './database';
+export * from './embedded';
+export * from './target';

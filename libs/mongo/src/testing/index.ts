@@ -1,0 +1,45 @@
+import { randomBytes } from 'node:crypto';
+import type { Connection } from 'mongoose';
+import { connectMongo } from '../connect';
+
+export interface TestDatabase {
+  /** The connection of this test file's own database (available inside tests). */
+  readonly connection: Connection;
+  readonly dbName: string;
+  /** Empties every collection of the database, keeping indexes. */
+  clear(): Promise<void>;
+}
+
+/**
+ * Gives the calling test file its own database on the run's server (see global-setup), connected
+ * before its tests and dropped after them.
+ */
+export function useTestDatabase(): TestDatabase {
+  const dbName = `test_${process.env.JEST_WORKER_ID ?? '0'}_${randomBytes(4).toString('hex')}`;
+  let connection: Connection | undefined;
+
+  beforeAll(async () => {
+    const url = process.env.TEST_MONGO_URL;
+    if (!url) throw new Error('TEST_MONGO_URL is not set: run tests through jest with the shared preset');
+    connection = await connectMongo({ url, dbName });
+  });
+
+  afterAll(async () => {
+    if (!connection) return;
+    // The embedded server lacks dropDatabase; its data dies with the run anyway.
+    await connection.dropDatabase().catch(() => undefined);
+    await connection.close();
+  });
+
+  return {
+    dbName,
+    get connection() {
+      if (!connection) throw new Error('the test database is only available inside tests');
+      return connection;
+    },
+    async clear() {
+      if (!connection) return;
+      await Promise.all(Object.values(connection.models).map((model) => model.deleteMany({})));
+    },
+  };
+}

@@ -1,0 +1,7 @@
+export { z } from 'zod';
+export * from './field-issues';
+export * from './parse';
+export * from './safe-input';
+export * from './schemas';
+export * from './route';
+export * from './openapi';
