@@ -6,5 +6,6 @@ export * from './lifecycle';
 export * from './logger';
 export * from './negotiate';
 export * from './request-id';
+export * from './run-service';
 export * from './serve';
 export * from './xml';

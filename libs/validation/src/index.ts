@@ -1,5 +1,6 @@
 export { z } from 'zod';
 export * from './field-issues';
+export * from './env';
 export * from './parse';
 export * from './safe-input';
 export * from './schemas';

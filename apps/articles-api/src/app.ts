@@ -1,0 +1,30 @@
+import { buildServiceApp, requireApiKey, type ServiceDeps } from '@lib/http';
+import { databaseReady } from '@lib/mongo';
+import { articleRoutes } from './articles/article.routes';
+import { articleService } from './articles/article.service';
+import { articlesErrorBody } from './error-body';
+
+export interface ArticlesAppConfig extends ServiceDeps {
+  /** When set, POST/PUT/DELETE need it as X-API-Key or Authorization: Bearer. */
+  apiKey?: string;
+}
+
+export const VERSION = '0.1.0';
+
+/** Builds the articles service without listening. */
+export function createApp({ connection, logger, lifecycle, apiKey }: ArticlesAppConfig) {
+  return buildServiceApp({
+    logger,
+    lifecycle,
+    routes: articleRoutes(articleService(connection), requireApiKey(apiKey)),
+    errorFormat: articlesErrorBody,
+    isReady: () => databaseReady(connection),
+    bodyLimit: '512kb',
+    openapi: {
+      title: 'Articles API',
+      version: VERSION,
+      description: 'Create, read, update and delete articles. See apps/articles-api/README.md.',
+      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
+    },
+  });
+}

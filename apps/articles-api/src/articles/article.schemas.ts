@@ -1,0 +1,47 @@
+import { pathId, queryInt, text, z } from '@lib/validation';
+
+export const TITLE_MAX = 255;
+export const CONTENT_MAX = 100_000;
+export const DEFAULT_LIMIT = 20;
+export const MAX_LIMIT = 100;
+
+/** Create and replace take exactly these fields; id and timestamps belong to the service. */
+export const articleInput = z.strictObject({
+  title: text({ max: TITLE_MAX, description: 'Article title' }),
+  content: text({ max: CONTENT_MAX, description: 'Article body' }),
+});
+
+export const idParams = z.strictObject({ id: pathId });
+
+export const listQuery = z.strictObject({
+  offset: queryInt({ min: 0, max: 1_000_000_000, description: 'Articles to skip (default 0)' }).default(0),
+  limit: queryInt({ min: 1, max: MAX_LIMIT, description: `Page size (default ${DEFAULT_LIMIT}, at most ${MAX_LIMIT})` }).default(DEFAULT_LIMIT),
+});
+
+const timestamp = z.string().meta({ description: 'UTC, YYYY-MM-DD HH:MM:SS', example: '2026-11-21 14:03:07' });
+
+export const articleOutput = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  content: z.string(),
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+
+export const singleEnvelope = z.object({ status: z.literal(true), data: articleOutput });
+
+export const listEnvelope = z.object({
+  status: z.literal(true),
+  offset: z.number().int(),
+  limit: z.number().int(),
+  total: z.number().int().meta({ description: 'Number of all articles' }),
+  data: z.array(articleOutput),
+});
+
+export const errorEnvelope = z.object({
+  status: z.literal(false),
+  code: z.string(),
+  message: z.string(),
+  errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+  error_id: z.string().optional(),
+});

@@ -1,0 +1,56 @@
+import { notFound } from '@lib/errors';
+import { nextSequence } from '@lib/mongo';
+import type { Connection } from 'mongoose';
+import { articleModel, type ArticleDoc } from './article.model';
+
+export interface ArticleFields {
+  title: string;
+  content: string;
+}
+
+const missing = (id: number) => notFound(`Article ${id} not found`);
+
+export function articleService(connection: Connection) {
+  const Article = articleModel(connection);
+
+  return {
+    async list(offset: number, limit: number): Promise<{ total: number; items: ArticleDoc[] }> {
+      // The spec's envelope pages by offset; ids only grow, so the order is stable.
+      const [total, items] = await Promise.all([
+        Article.countDocuments(),
+        Article.find().sort({ _id: 1 }).skip(offset).limit(limit).lean<ArticleDoc[]>(),
+      ]);
+      return { total, items };
+    },
+
+    async get(id: number): Promise<ArticleDoc> {
+      const doc = await Article.findById(id).lean<ArticleDoc>();
+      if (!doc) throw missing(id);
+      return doc;
+    },
+
+    async create(fields: ArticleFields): Promise<ArticleDoc> {
+      const id = await nextSequence(connection, 'articles');
+      const doc = await Article.create({ _id: id, ...fields });
+      return doc.toObject();
+    },
+
+    async replace(id: number, fields: ArticleFields): Promise<ArticleDoc> {
+      const doc = await Article.findOneAndUpdate({ _id: id }, { $set: fields }, { returnDocument: 'after' }).lean<ArticleDoc>();
+      if (!doc) throw missing(id);
+      return doc;
+    },
+
+    async remove(id: number): Promise<ArticleDoc> {
+      // Read, then delete: deletedCount decides, so of two concurrent deletes exactly one wins.
+      // (findOneAndDelete would do it in one trip, but the embedded test server rejects it.)
+      const doc = await Article.findById(id).lean<ArticleDoc>();
+      if (!doc) throw missing(id);
+      const { deletedCount } = await Article.deleteOne({ _id: id });
+      if (deletedCount === 0) throw missing(id);
+      return doc;
+    },
+  };
+}
+
+export type ArticleService = ReturnType<typeof articleService>;

@@ -1,0 +1,105 @@
+import request from 'supertest';
+import { setupArticlesApp } from './setup-app';
+
+const ctx = setupArticlesApp();
+
+async function seed(count: number) {
+  for (let i = 1; i <= count; i++) {
+    await request(ctx.app).post('/articles').send({ title: `title ${i}`, content: `content ${i}` }).expect(201);
+  }
+}
+
+describe('GET /articles', () => {
+  it('answers an empty list envelope with defaults', async () => {
+    const res = await request(ctx.app).get('/articles');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: true, offset: 0, limit: 20, total: 0, data: [] });
+  });
+
+  it('lists oldest first with the full count as total', async () => {
+    await seed(5);
+    const res = await request(ctx.app).get('/articles');
+    expect(res.body.total).toBe(5);
+    expect(res.body.data.map((a: { id: number }) => a.id)).toEqual([1, 2, 3, 4, 5]);
+    expect(res.body.data[0]).toEqual({
+      id: 1,
+      title: 'title 1',
+      content: 'content 1',
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+    });
+  });
+
+  it('pages with offset and limit; total stays the full count', async () => {
+    await seed(5);
+    const page = await request(ctx.app).get('/articles?offset=3&limit=2');
+    expect(page.body).toMatchObject({ status: true, offset: 3, limit: 2, total: 5 });
+    expect(page.body.data.map((a: { id: number }) => a.id)).toEqual([4, 5]);
+    const past = await request(ctx.app).get('/articles?offset=5&limit=2');
+    expect(past.body).toMatchObject({ offset: 5, limit: 2, total: 5, data: [] });
+  });
+
+  it('walks every page exactly once', async () => {
+    await seed(7);
+    const seen: number[] = [];
+    for (let offset = 0; offset < 7; offset += 3) {
+      const res = await request(ctx.app).get(`/articles?offset=${offset}&limit=3`);
+      seen.push(...res.body.data.map((a: { id: number }) => a.id));
+    }
+    expect(seen).toEqual([1, 2, 3, 4, 5, 6, 7]);
+  });
+
+  it('accepts the maximum limit', async () => {
+    const res = await request(ctx.app).get('/articles?limit=100');
+    expect(res.status).toBe(200);
+    expect(res.body.limit).toBe(100);
+  });
+
+  it.each([
+    ['limit=0', 'limit'],
+    ['limit=101', 'limit'],
+    ['limit=abc', 'limit'],
+    ['limit=', 'limit'],
+    ['limit=1.5', 'limit'],
+    ['offset=-1', 'offset'],
+    ['offset=1e3', 'offset'],
+    ['limit=1&limit=2', 'limit'],
+    ['page=2', 'page'],
+    ['Limit=2', 'Limit'],
+  ])('rejects ?%s with 400 naming %s', async (query, field) => {
+    const res = await request(ctx.app).get(`/articles?${query}`);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ status: false, code: 'validation_failed' });
+    expect(res.body.errors.map((e: { field: string }) => e.field)).toEqual([field]);
+  });
+
+  it('rejects operator-shaped query keys', async () => {
+    const res = await request(ctx.app).get('/articles?$where=1');
+    expect(res.status).toBe(400);
+    expect(res.body.status).toBe(false);
+  });
+});
+
+describe('GET /articles/:id', () => {
+  it('answers the single-article envelope', async () => {
+    await seed(2);
+    const res = await request(ctx.app).get('/articles/2');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      status: true,
+      data: { id: 2, title: 'title 2', content: 'content 2', created_at: expect.any(String), updated_at: expect.any(String) },
+    });
+  });
+
+  it('answers 404 with the error envelope for an unknown id', async () => {
+    const res = await request(ctx.app).get('/articles/12345');
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ status: false, code: 'not_found', message: 'Article 12345 not found' });
+  });
+
+  it.each(['abc', '0', '-1', '1.5', '01', '99999999999999999999'])('answers 400 for id %s', async (id) => {
+    const res = await request(ctx.app).get(`/articles/${id}`);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ status: false, code: 'validation_failed', errors: [{ field: 'id', message: expect.any(String) }] });
+  });
+});

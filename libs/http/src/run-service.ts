@@ -1,0 +1,45 @@
+import { ensureIndexes, openDatabase, type MongoTarget } from '@lib/mongo';
+import type { Express } from 'express';
+import type { Connection } from 'mongoose';
+import { createLifecycle, type Lifecycle } from './lifecycle';
+import { createLogger, type Logger } from './logger';
+import { serve, type RunningServer } from './serve';
+
+export interface ServiceDeps {
+  connection: Connection;
+  logger: Logger;
+  lifecycle: Lifecycle;
+}
+
+export interface RunServiceOptions {
+  name: string;
+  port: number;
+  logLevel: string;
+  database: MongoTarget;
+  createApp(deps: ServiceDeps): Express;
+  /** Logged at start, e.g. "writes are not protected". */
+  warnings?: string[];
+}
+
+/**
+ * What every `main.ts` does: connect, build the app, create indexes, listen, and on SIGTERM drain
+ * in-flight requests before closing the database.
+ */
+export async function runService(options: RunServiceOptions): Promise<RunningServer> {
+  const logger = createLogger(options.name, options.logLevel);
+  for (const warning of options.warnings ?? []) logger.warn(warning);
+  const database = await openDatabase(options.database);
+  logger.info(`database: ${database.description}`);
+  const lifecycle = createLifecycle();
+  const app = options.createApp({ connection: database.connection, logger, lifecycle });
+  await ensureIndexes(database.connection);
+  return serve(app, { port: options.port, logger, lifecycle, onClose: () => database.close() });
+}
+
+/** Runs `start`, turning a start-up failure (bad config, unreachable database) into one clear line and exit 1. */
+export function startOrExit(name: string, start: () => Promise<unknown>): void {
+  start().catch((err: Error) => {
+    console.error(`${name} failed to start: ${err.message}`);
+    process.exit(1);
+  });
+}
