@@ -1,0 +1,31 @@
+import { buildServiceApp, requireApiKey, type ServiceDeps } from '@lib/http';
+import { databaseReady } from '@lib/mongo';
+import { CursorCodec } from '@lib/paging';
+import { usersErrorBody } from './error-body';
+import { userRoutes } from './users/user.routes';
+import { userService } from './users/user.service';
+
+export interface UsersAppConfig extends ServiceDeps {
+  cursorSecret: string;
+  /** When set, POST /users needs it as X-API-Key or Authorization: Bearer. */
+  apiKey?: string;
+}
+
+export const VERSION = '0.1.0';
+
+/** Builds the users service without listening. */
+export function createApp({ connection, logger, lifecycle, apiKey, cursorSecret }: UsersAppConfig) {
+  return buildServiceApp({
+    logger,
+    lifecycle,
+    routes: userRoutes(userService(connection), new CursorCodec(cursorSecret), requireApiKey(apiKey)),
+    errorFormat: usersErrorBody,
+    isReady: () => databaseReady(connection),
+    openapi: {
+      title: 'Users API',
+      version: VERSION,
+      description: 'List and add user records. See apps/users-api/README.md.',
+      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
+    },
+  });
+}

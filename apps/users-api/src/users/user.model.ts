@@ -1,0 +1,23 @@
+import { Schema, type Connection, type Model } from 'mongoose';
+
+export interface UserDoc {
+  /** Append order, from the `users` counter; the list pages on it. */
+  _id: number;
+  name: string;
+  age: number;
+  city: string;
+}
+
+const userSchema = new Schema<UserDoc>(
+  {
+    _id: { type: Number, required: true },
+    name: { type: String, required: true },
+    age: { type: Number, required: true },
+    city: { type: String, required: true },
+  },
+  { versionKey: false },
+);
+
+export function userModel(connection: Connection): Model<UserDoc> {
+  return connection.models.User ?? connection.model<UserDoc>('User', userSchema, 'users');
+}

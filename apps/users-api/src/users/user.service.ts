@@ -1,0 +1,30 @@
+import { nextSequence } from '@lib/mongo';
+import { keysetAfter, takePage } from '@lib/paging';
+import type { Connection } from 'mongoose';
+import { userModel, type UserDoc } from './user.model';
+
+export interface UserFields {
+  name: string;
+  age: number;
+  city: string;
+}
+
+export function userService(connection: Connection) {
+  const User = userModel(connection);
+
+  return {
+    /** Users in append order after id `after`, fetched `limit + 1` to know whether more follow. */
+    async page(limit: number, after?: number): Promise<{ items: UserDoc[]; hasMore: boolean }> {
+      const filter = after === undefined ? {} : keysetAfter([{ field: '_id', direction: 1 }], [after]);
+      const fetched = await User.find(filter).sort({ _id: 1 }).limit(limit + 1).lean<UserDoc[]>();
+      return takePage(fetched, limit);
+    },
+
+    async append(fields: UserFields): Promise<UserDoc> {
+      const id = await nextSequence(connection, 'users');
+      return (await User.create({ _id: id, ...fields })).toObject();
+    },
+  };
+}
+
+export type UserService = ReturnType<typeof userService>;

@@ -1,0 +1,4 @@
+import type { UserDoc } from './user.model';
+
+/** The wire shape of a user record: exactly the spec's three fields. */
+export const userView = (doc: UserDoc) => ({ name: doc.name, age: doc.age, city: doc.city });

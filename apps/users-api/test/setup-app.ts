@@ -1,0 +1,18 @@
+import { useServiceApp } from '@lib/http/testing';
+import { createApp } from '../src/app';
+import { userModel } from '../src/users/user.model';
+
+export const TEST_CURSOR_SECRET = 'test-cursor-secret-0123456789';
+
+/** A users app on this test file's own database, emptied before each test. */
+export function setupUsersApp(options: { apiKey?: string } = {}) {
+  const service = useServiceApp((deps) => createApp({ ...deps, apiKey: options.apiKey, cursorSecret: TEST_CURSOR_SECRET }));
+  return {
+    get app() {
+      return service.app;
+    },
+    get User() {
+      return userModel(service.connection);
+    },
+  };
+}

@@ -1,0 +1,35 @@
+import { ensureIndexes } from '@lib/mongo';
+import { useTestDatabase } from '@lib/mongo/testing';
+import type { Express } from 'express';
+import type { Connection } from 'mongoose';
+import { createLifecycle } from './lifecycle';
+import { createLogger } from './logger';
+import type { ServiceDeps } from './run-service';
+
+export interface TestServiceApp {
+  readonly app: Express;
+  readonly connection: Connection;
+}
+
+/**
+ * A service app on the calling test file's own database (indexes created), emptied before each
+ * test: what supertest suites run against.
+ */
+export function useServiceApp(createApp: (deps: ServiceDeps) => Express): TestServiceApp {
+  const db = useTestDatabase();
+  let app: Express | undefined;
+  beforeAll(async () => {
+    app = createApp({ connection: db.connection, logger: createLogger('test', 'silent'), lifecycle: createLifecycle() });
+    await ensureIndexes(db.connection);
+  });
+  beforeEach(() => db.clear());
+  return {
+    get app() {
+      if (!app) throw new Error('the app is only available inside tests');
+      return app;
+    },
+    get connection() {
+      return db.connection;
+    },
+  };
+}
