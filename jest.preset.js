@@ -20,5 +20,6 @@ module.exports = {
   testMatch: ['**/?(*.)spec.ts'],
   globalSetup: path.join(__dirname, 'libs/mongo/src/testing/global-setup.ts'),
   globalTeardown: path.join(__dirname, 'libs/mongo/src/testing/global-teardown.ts'),
+  reporters: ['default', path.join(__dirname, 'tools/scripts/jest-results-reporter.js')],
   testTimeout: 20000,
 };
