@@ -6,7 +6,7 @@ module.exports = [
   ...nx.configs['flat/javascript'],
   { ignores: ['**/dist', '**/node_modules', '**/reports', '**/.nx'] },
   {
-    files: ['**/*.ts', '**/*.js', '**/*.cjs'],
+    files: ['**/*.ts'],
     rules: {
       // Apps are deployed alone: they may use libs, never each other. Tools may use libs too.
       '@nx/enforce-module-boundaries': [
@@ -23,6 +23,10 @@ module.exports = [
       ],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
+  },
+  {
+    files: ['**/*.spec.ts', '**/test/**/*.ts'],
+    rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
   },
   {
     files: ['**/*.js', '**/*.cjs'],

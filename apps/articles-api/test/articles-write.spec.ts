@@ -43,7 +43,7 @@ describe('POST /articles', () => {
     [{ title: 'x', content: 'x', id: 7 }, ['id'], 'client-chosen id'],
     [{ title: 'x', content: 'x', created_at: '2020-01-01 00:00:00' }, ['created_at'], 'client timestamp'],
     [{ title: 'x', content: 'x', Title: 'y' }, ['Title'], 'key in another case'],
-  ])('rejects %j with 400 naming %j (%s) and stores nothing', async (body, fields) => {
+  ])('rejects %j with 400 naming %j (%s) and stores nothing', async (body, fields, _case) => {
     const res = await create(body);
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ status: false, code: 'validation_failed' });
