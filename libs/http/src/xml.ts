@@ -1,6 +1,10 @@
 import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces';
 
+/** Characters XML 1.0 cannot carry (control characters, lone surrogates, U+FFFE/U+FFFF). */
+const NOT_XML_CHAR = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+const xmlText = (value: unknown) => (value instanceof Date ? value.toISOString() : String(value)).replace(NOT_XML_CHAR, '\uFFFD');
+
 function append(parent: XMLBuilder, name: string, value: unknown): void {
   if (value === undefined || value === null) return;
   if (Array.isArray(value)) {
@@ -11,7 +15,7 @@ function append(parent: XMLBuilder, name: string, value: unknown): void {
   if (typeof value === 'object' && !(value instanceof Date)) {
     for (const [key, child] of Object.entries(value)) append(element, key, child);
   } else {
-    element.txt(value instanceof Date ? value.toISOString() : String(value));
+    element.txt(xmlText(value));
   }
 }
 
@@ -27,7 +31,7 @@ export function toXml(value: unknown, root: string, item = 'item'): string {
   } else if (typeof value === 'object' && value !== null) {
     for (const [key, child] of Object.entries(value)) append(rootElement, key, child);
   } else if (value !== undefined && value !== null) {
-    rootElement.txt(String(value));
+    rootElement.txt(xmlText(value));
   }
   return doc.end({ prettyPrint: false });
 }

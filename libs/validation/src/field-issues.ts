@@ -6,6 +6,9 @@ type Location = 'body' | 'query' | 'params';
 /** Friendlier messages than zod's defaults for the cases clients hit most. */
 function messageOf(issue: z.core.$ZodIssue): string {
   if (issue.code === 'invalid_type' && /received undefined$/.test(issue.message)) return 'is required';
+  // A missing enum, literal or union field (needs `reportInput`, see parseOrThrow)
+  const missing = 'input' in issue && issue.input === undefined;
+  if (missing && (issue.code === 'invalid_value' || issue.code === 'invalid_union')) return 'is required';
   return issue.message;
 }
 

@@ -1,0 +1,132 @@
+import type { ErrorDescription } from '@lib/errors';
+import { defineRoute, pathId, z } from '@lib/validation';
+import pino from 'pino';
+import request from 'supertest';
+import { buildServiceApp } from './build-app';
+import { createLifecycle } from './lifecycle';
+
+const items = [defineRoute({
+  method: 'get',
+  path: '/items/:id',
+  summary: 'One item',
+  request: { params: z.strictObject({ id: pathId }) },
+  responses: { 200: { description: 'The item', schema: z.object({ id: z.number() }) } },
+  handler: ({ params }, _req, res) => {
+    res.json({ id: params.id });
+  },
+}), defineRoute({
+  method: 'post',
+  path: '/items',
+  summary: 'Add an item',
+  request: { body: z.strictObject({ name: z.string() }) },
+  responses: { 201: { description: 'Added' } },
+  handler: ({ body }, _req, res) => {
+    res.status(201).json(body);
+  },
+})];
+
+function build(isReady = jest.fn(async () => true)) {
+  const lifecycle = createLifecycle();
+  const app = buildServiceApp({
+    logger: pino({ level: 'silent' }),
+    routes: items,
+    openapi: { title: 'Items', version: '1.0.0' },
+    errorFormat: (e: ErrorDescription) => ({ error: { code: e.code, message: e.message } }),
+    isReady,
+    lifecycle,
+    bodyLimit: '1kb',
+  });
+  return { app, lifecycle, isReady };
+}
+
+describe('buildServiceApp', () => {
+  it('answers /healthz with 200', async () => {
+    const res = await request(build().app).get('/healthz');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'ok' });
+  });
+
+  it('answers /readyz following isReady', async () => {
+    const ready = jest.fn(async () => true);
+    const { app } = build(ready);
+    const up = await request(app).get('/readyz');
+    expect(up.status).toBe(200);
+    expect(up.body).toEqual({ status: 'ready' });
+    expect(up.headers['cache-control']).toBe('no-store');
+    ready.mockResolvedValue(false);
+    const down = await request(app).get('/readyz');
+    expect(down.status).toBe(503);
+    expect(down.body).toEqual({ status: 'database_unavailable' });
+  });
+
+  it('answers /readyz with 503 once shutting down, without asking the database', async () => {
+    const { app, lifecycle, isReady } = build();
+    lifecycle.shuttingDown = true;
+    const res = await request(app).get('/readyz');
+    expect(res.status).toBe(503);
+    expect(res.body).toEqual({ status: 'shutting_down' });
+    expect(isReady).not.toHaveBeenCalled();
+  });
+
+  it('serves /openapi.json listing the health routes and the app routes', async () => {
+    const res = await request(build().app).get('/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toBe('3.1.0');
+    expect(res.body.info).toEqual({ title: 'Items', version: '1.0.0' });
+    expect(Object.keys(res.body.paths).sort()).toEqual(['/healthz', '/items', '/items/{id}', '/openapi.json', '/readyz']);
+    expect(res.body.paths['/readyz'].get.responses).toHaveProperty('503');
+    expect(res.body.paths['/items/{id}'].get.parameters[0]).toMatchObject({ in: 'path', name: 'id', required: true });
+    expect(res.body.paths['/items'].post.requestBody.content).toHaveProperty('application/json');
+  });
+
+  it('serves the app routes with validation', async () => {
+    const { app } = build();
+    expect((await request(app).get('/items/7')).body).toEqual({ id: 7 });
+    const bad = await request(app).get('/items/x');
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.code).toBe('validation_failed');
+    const created = await request(app).post('/items').send({ name: 'A' });
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({ name: 'A' });
+  });
+
+  it('applies the body limit and parse errors through the given format', async () => {
+    const { app } = build();
+    const big = await request(app).post('/items').send({ name: 'x'.repeat(2000) });
+    expect(big.status).toBe(413);
+    expect(big.body.error.code).toBe('payload_too_large');
+    const malformed = await request(app).post('/items').set('Content-Type', 'application/json').send('{');
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.error.code).toBe('invalid_body');
+  });
+
+  it('answers unknown paths with 404 in the given format', async () => {
+    const res = await request(build().app).get('/no/such/path');
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ error: { code: 'not_found', message: 'No route for GET /no/such/path' } });
+  });
+
+  it('answers 405 for other methods on known paths, health included', async () => {
+    const { app } = build();
+    const items405 = await request(app).delete('/items');
+    expect(items405.status).toBe(405);
+    expect(items405.headers.allow).toBe('POST, OPTIONS');
+    const health405 = await request(app).post('/healthz');
+    expect(health405.status).toBe(405);
+    expect(health405.headers.allow).toBe('GET, HEAD, OPTIONS');
+  });
+
+  it('sets security headers, a request id, and no X-Powered-By', async () => {
+    const res = await request(build().app).get('/healthz');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(res.headers['content-security-policy']).toBeDefined();
+    expect(res.headers['x-powered-by']).toBeUndefined();
+    expect(res.headers['x-request-id']).toBeTruthy();
+  });
+
+  it('is case-sensitive about paths', async () => {
+    const res = await request(build().app).get('/HEALTHZ');
+    expect(res.status).toBe(404);
+  });
+});

@@ -1,0 +1,88 @@
+import { errorHandler } from '@lib/errors';
+import express from 'express';
+import request from 'supertest';
+import { negotiate, send, type MediaKind } from './negotiate';
+
+const contacts = [
+  { id: 1, name: 'Ada', tags: ['vip'] },
+  { id: 2, name: 'Bob', tags: [] },
+];
+
+const app = express();
+app.get('/json-first', (req, res) => send(req, res, 200, contacts, { root: 'contacts', item: 'contact' }));
+app.get('/xml-first', (req, res) => send(req, res, 200, contacts, { root: 'contacts', item: 'contact', fallback: 'xml' }));
+app.get('/created', (req, res) => send(req, res, 201, { id: 3 }, { root: 'contact' }));
+app.get('/kind/:fallback', (req, res) => {
+  res.json({ kind: negotiate(req, req.params.fallback as MediaKind) });
+});
+app.use(errorHandler({ format: (e) => ({ code: e.code, message: e.message }) }));
+
+const XML_LIST = '<?xml version="1.0" encoding="UTF-8"?><contacts><contact><id>1</id><name>Ada</name><tags>vip</tags></contact><contact><id>2</id><name>Bob</name></contact></contacts>';
+
+describe('negotiate', () => {
+  it.each<[string | undefined, MediaKind, MediaKind]>([
+    ['application/json', 'json', 'json'],
+    ['application/json', 'xml', 'json'],
+    ['application/xml', 'json', 'xml'],
+    ['application/xml', 'xml', 'xml'],
+    [undefined, 'json', 'json'],
+    [undefined, 'xml', 'xml'],
+    ['*/*', 'json', 'json'],
+    ['*/*', 'xml', 'xml'],
+    ['application/*', 'xml', 'xml'],
+    ['application/xml;q=0.5, application/json', 'xml', 'json'],
+    ['text/html, application/xml;q=0.9', 'json', 'xml'],
+  ])('Accept %j with fallback %s picks %s', async (accept, fallback, expected) => {
+    const req = request(app).get(`/kind/${fallback}`);
+    if (accept !== undefined) req.set('Accept', accept);
+    else req.unset('Accept');
+    const res = await req;
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ kind: expected });
+  });
+
+  it('answers 406 when the Accept header names neither JSON nor XML', async () => {
+    for (const accept of ['text/html', 'text/csv', 'image/png']) {
+      const res = await request(app).get('/kind/json').set('Accept', accept);
+      expect(res.status).toBe(406);
+      expect(JSON.parse(res.text)).toEqual({ code: 'not_acceptable', message: 'This endpoint answers application/json or application/xml' });
+    }
+  });
+});
+
+describe('send', () => {
+  it('sends JSON when asked', async () => {
+    const res = await request(app).get('/xml-first').set('Accept', 'application/json');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.body).toEqual(contacts);
+  });
+
+  it('sends XML when asked, with the root and item names', async () => {
+    const res = await request(app).get('/json-first').set('Accept', 'application/xml');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/xml/);
+    expect(res.text).toBe(XML_LIST);
+  });
+
+  it('uses the fallback when Accept is absent', async () => {
+    const xml = await request(app).get('/xml-first').unset('Accept');
+    expect(xml.headers['content-type']).toMatch(/^application\/xml/);
+    expect(xml.text).toBe(XML_LIST);
+    const json = await request(app).get('/json-first').unset('Accept');
+    expect(json.headers['content-type']).toMatch(/^application\/json/);
+    expect(json.body).toEqual(contacts);
+  });
+
+  it('keeps the status and varies on Accept', async () => {
+    const res = await request(app).get('/created').set('Accept', 'application/xml');
+    expect(res.status).toBe(201);
+    expect(res.headers.vary).toMatch(/Accept/);
+    expect(res.text).toContain('<contact><id>3</id></contact>');
+  });
+
+  it('answers 406 for an unacceptable Accept', async () => {
+    const res = await request(app).get('/json-first').set('Accept', 'text/plain');
+    expect(res.status).toBe(406);
+  });
+});

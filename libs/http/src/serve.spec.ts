@@ -1,0 +1,136 @@
+import http from 'node:http';
+import { mountRoutes } from '@lib/validation';
+import express, { type Express } from 'express';
+import pino from 'pino';
+import request from 'supertest';
+import { createLifecycle, type Lifecycle } from './lifecycle';
+import { healthRoutes } from './health';
+import { serve, type RunningServer } from './serve';
+
+const logger = pino({ level: 'silent' });
+
+interface Reply {
+  status: number;
+  body: string;
+}
+
+/** A GET over a fresh connection (no keep-alive agent), resolving with the status and body. */
+function get(port: number, path: string): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = http.get({ host: '127.0.0.1', port, path, agent: false }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+  });
+}
+
+/** An app with a slow route that reports when it has started, and a route that never answers. */
+function slowApp(lifecycle: Lifecycle) {
+  let markStarted: () => void = () => undefined;
+  const started = new Promise<void>((resolve) => (markStarted = resolve));
+  const app: Express = express();
+  const router = express.Router();
+  mountRoutes(router, healthRoutes(async () => true, lifecycle));
+  app.use(router);
+  app.get('/slow', async (_req, res) => {
+    markStarted();
+    await new Promise((r) => setTimeout(r, 300));
+    res.json({ finished: true });
+  });
+  app.get('/hang', () => {
+    markStarted();
+  });
+  return { app, started };
+}
+
+describe('serve', () => {
+  const signals = ['SIGTERM', 'SIGINT'] as const;
+  let before: Record<string, NodeJS.SignalsListener[]>;
+  let running: RunningServer | undefined;
+
+  beforeEach(() => {
+    before = Object.fromEntries(signals.map((s) => [s, process.listeners(s)]));
+  });
+
+  afterEach(async () => {
+    await running?.shutdown();
+    running = undefined;
+    // serve() registers once-listeners for signals; take ours off again
+    for (const s of signals) for (const l of process.listeners(s)) if (!before[s].includes(l)) process.removeListener(s, l);
+  });
+
+  it('listens on the given (ephemeral) port and serves the app', async () => {
+    const lifecycle = createLifecycle();
+    running = await serve(slowApp(lifecycle).app, { port: 0, host: '127.0.0.1', logger, lifecycle });
+    expect(running.port).toBeGreaterThan(0);
+    expect(running.server.listening).toBe(true);
+    const res = await get(running.port, '/healthz');
+    expect(res).toEqual({ status: 200, body: '{"status":"ok"}' });
+  });
+
+  it('registers one SIGTERM and one SIGINT listener', async () => {
+    const lifecycle = createLifecycle();
+    running = await serve(slowApp(lifecycle).app, { port: 0, host: '127.0.0.1', logger, lifecycle });
+    for (const s of signals) expect(process.listenerCount(s)).toBe(before[s].length + 1);
+  });
+
+  it('finishes an in-flight request, refuses new connections, then runs onClose once', async () => {
+    const lifecycle = createLifecycle();
+    const { app, started } = slowApp(lifecycle);
+    const onClose = jest.fn(async () => undefined);
+    running = await serve(app, { port: 0, host: '127.0.0.1', logger, lifecycle, onClose });
+    const { port } = running;
+
+    const inFlight = get(port, '/slow');
+    await started;
+    const startedAt = Date.now();
+    const shutdown = running.shutdown();
+    expect(lifecycle.shuttingDown).toBe(true);
+    expect(running.shutdown()).toBe(shutdown); // a second call joins the first
+
+    // readiness turns 503 as soon as shutdown starts (asked through the app, the server no longer accepts)
+    const readyz = await request(app).get('/readyz');
+    expect(readyz.status).toBe(503);
+    expect(readyz.body).toEqual({ status: 'shutting_down' });
+
+    await expect(get(port, '/healthz')).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    expect(onClose).not.toHaveBeenCalled();
+
+    await expect(inFlight).resolves.toEqual({ status: 200, body: '{"finished":true}' });
+    await shutdown;
+    expect(Date.now() - startedAt).toBeLessThan(3_000);
+    expect(onClose).toHaveBeenCalledTimes(1);
+    expect(running.server.listening).toBe(false);
+
+    await running.shutdown();
+    expect(onClose).toHaveBeenCalledTimes(1);
+  });
+
+  it('cuts connections still open after the drain timeout', async () => {
+    const lifecycle = createLifecycle();
+    const { app, started } = slowApp(lifecycle);
+    const onClose = jest.fn(async () => undefined);
+    running = await serve(app, { port: 0, host: '127.0.0.1', logger, lifecycle, onClose, drainTimeoutMs: 150 });
+
+    const hanging = get(running.port, '/hang');
+    await started;
+    const startedAt = Date.now();
+    await running.shutdown();
+    expect(Date.now() - startedAt).toBeGreaterThanOrEqual(100);
+    expect(Date.now() - startedAt).toBeLessThan(2_000);
+    await expect(hanging).rejects.toThrow(/socket hang up|ECONNRESET/);
+    expect(onClose).toHaveBeenCalledTimes(1);
+  });
+
+  it('fails to start when the port is taken', async () => {
+    const lifecycle = createLifecycle();
+    running = await serve(slowApp(lifecycle).app, { port: 0, host: '127.0.0.1', logger, lifecycle });
+    await expect(
+      serve(slowApp(createLifecycle()).app, { port: running.port, host: '127.0.0.1', logger, lifecycle: createLifecycle() }),
+    ).rejects.toMatchObject({ code: 'EADDRINUSE' });
+  });
+});

@@ -1,0 +1,96 @@
+import net from 'node:net';
+import { toHttpError } from '@lib/errors';
+import { Schema } from 'mongoose';
+import { connectMongo, databaseReady, ensureIndexes } from './connect';
+import { useTestDatabase } from './testing';
+
+/** A local port nothing listens on. */
+async function unusedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const testUrl = () => {
+  const url = process.env.TEST_MONGO_URL;
+  if (!url) throw new Error('TEST_MONGO_URL is not set');
+  return url;
+};
+
+describe('connectMongo and databaseReady', () => {
+  it('connects to the test server with the given database', async () => {
+    const connection = await connectMongo({ url: testUrl(), dbName: 'connect_spec_a' });
+    try {
+      expect(connection.readyState).toBe(1);
+      expect(connection.name).toBe('connect_spec_a');
+      expect(await databaseReady(connection)).toBe(true);
+    } finally {
+      await connection.close();
+    }
+  });
+
+  it('reports a closed connection as not ready', async () => {
+    const connection = await connectMongo({ url: testUrl(), dbName: 'connect_spec_b' });
+    await connection.close();
+    expect(await databaseReady(connection)).toBe(false);
+  });
+
+  it('fails fast, with a 503-mapped error, on a closed connection (commands are not buffered)', async () => {
+    const connection = await connectMongo({ url: testUrl(), dbName: 'connect_spec_c' });
+    const Thing = connection.model('Thing', new Schema({ name: String }));
+    await connection.close();
+    const started = Date.now();
+    const err = await Thing.findOne({}).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(Error);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(toHttpError(err)?.status).toBe(503);
+  });
+
+  it('rejects when no server answers, within the selection timeout', async () => {
+    const port = await unusedPort();
+    const started = Date.now();
+    const err = await connectMongo({ url: `mongodb://127.0.0.1:${port}`, dbName: 'x', serverSelectionTimeoutMs: 300 }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(Error);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(toHttpError(err)?.status).toBe(503);
+  });
+});
+
+describe('ensureIndexes', () => {
+  const db = useTestDatabase();
+
+  it('creates declared indexes (and so the collection); a unique index then refuses duplicates', async () => {
+    const schema = new Schema({ email: { type: String, required: true }, name: String });
+    // query: find a user by email
+    schema.index({ email: 1 }, { unique: true });
+    const User = db.connection.model('User', schema, 'users');
+
+    await ensureIndexes(db.connection);
+
+    const indexes = await db.connection.collection('users').indexes();
+    expect(indexes).toEqual(expect.arrayContaining([expect.objectContaining({ key: { email: 1 }, unique: true })]));
+
+    await User.create({ email: 'ada@example.com', name: 'Ada' });
+    const duplicate = await User.create({ email: 'ada@example.com', name: 'Other' }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(duplicate).toMatchObject({ code: 11000 });
+    expect(await User.countDocuments({ email: 'ada@example.com' })).toBe(1);
+  });
+
+  it('does nothing harmful when run again', async () => {
+    await ensureIndexes(db.connection);
+    await ensureIndexes(db.connection);
+    const indexes = await db.connection.collection('users').indexes();
+    expect(indexes.map((i) => i.name).sort()).toEqual(['_id_', 'email_1']);
+  });
+});

@@ -1,0 +1,39 @@
+/**
+ * The deployable services: one row each. The dev runner, the local gateway and (later) the k8s
+ * ingress checks all read this table, so a host routes the same way everywhere.
+ */
+export interface ServiceEntry {
+  /** Nx project and image name. */
+  name: string;
+  /** Host name label at the gateway/ingress: `<subdomain>.<domain>`. */
+  subdomain: string;
+  /** Env var holding the local port under `npm start`. */
+  portEnv: string;
+  defaultPort: number;
+  /** Prefix of the per-app env vars (`<PREFIX>_MONGO_URL`). */
+  envPrefix: string;
+  database: string;
+}
+
+export const SERVICES: readonly ServiceEntry[] = [
+  { name: 'articles-api', subdomain: 'articles', portEnv: 'ARTICLES_PORT', defaultPort: 3002, envPrefix: 'ARTICLES', database: 'articles' },
+  { name: 'users-api', subdomain: 'users', portEnv: 'USERS_PORT', defaultPort: 3004, envPrefix: 'USERS', database: 'users' },
+];
+
+export const GATEWAY = { portEnv: 'GATEWAY_PORT', defaultPort: 8080, domainEnv: 'GATEWAY_DOMAIN', defaultDomain: 'localhost' } as const;
+
+/** The port a service listens on locally, from its env var or the default. */
+export function localPort(entry: { portEnv: string; defaultPort: number }, env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env[entry.portEnv];
+  if (raw === undefined || raw === '') return entry.defaultPort;
+  const port = Number(raw);
+  if (!/^\d+$/.test(raw) || port < 1 || port > 65535) throw new Error(`${entry.portEnv} must be a port number (1-65535), got "${raw}"`);
+  return port;
+}
+
+/** The service that serves a Host header value (`articles.localhost:8080` → articles-api), if any. */
+export function serviceForHost(host: string | undefined, domain: string, services: readonly ServiceEntry[] = SERVICES): ServiceEntry | undefined {
+  if (!host) return undefined;
+  const name = host.toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '');
+  return services.find((s) => name === `${s.subdomain}.${domain.toLowerCase()}`);
+}

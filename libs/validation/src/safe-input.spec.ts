@@ -1,0 +1,79 @@
+import { HttpError } from '@lib/errors';
+import { assertSafeInput } from './safe-input';
+
+function rejection(value: unknown, location = 'body'): HttpError {
+  try {
+    assertSafeInput(value, location);
+  } catch (err) {
+    if (err instanceof HttpError) return err;
+    throw err;
+  }
+  throw new Error('expected the input to be rejected');
+}
+
+function nested(levels: number): unknown {
+  let value: unknown = 'leaf';
+  for (let i = 0; i < levels; i++) value = { a: value };
+  return value;
+}
+
+describe('assertSafeInput', () => {
+  it('accepts ordinary data', () => {
+    const body = {
+      name: 'Ada Lovelace',
+      type: 'PERSON',
+      emails: ['ada@example.com'],
+      address: { street: '1 Main St', city: 'London', geo: { lat: 51.5, lng: -0.1 } },
+      notes: 'costs $5.00 — dots and $ inside values are fine',
+      empty: null,
+      flags: [true, false],
+      list: [{ id: 1 }, { id: 2 }],
+    };
+    expect(() => assertSafeInput(body, 'body')).not.toThrow();
+    expect(() => assertSafeInput({ page: '2', sort: 'name' }, 'query')).not.toThrow();
+    for (const primitive of [undefined, null, 1, 'x', true]) expect(() => assertSafeInput(primitive, 'body')).not.toThrow();
+    expect(() => assertSafeInput(nested(10), 'body')).not.toThrow();
+  });
+
+  it('rejects a top-level operator key', () => {
+    const err = rejection({ $where: 'sleep(1000)' });
+    expect(err.status).toBe(400);
+    expect(err.code).toBe('bad_request');
+    expect(err.message).toContain('"$where"');
+    expect(err.details).toEqual([{ field: '$where', message: 'is not an allowed field name' }]);
+  });
+
+  it('rejects operator keys at any depth, inside objects and arrays', () => {
+    expect(rejection({ name: { $ne: null } }).message).toContain('"$ne"');
+    expect(rejection({ a: { b: { c: { $gt: 1 } } } }).message).toContain('"$gt"');
+    expect(rejection({ list: [{ ok: 1 }, { $set: { admin: true } }] }).message).toContain('"$set"');
+    expect(rejection([[{ $or: [] }]]).message).toContain('"$or"');
+  });
+
+  it('names where the bad key was found', () => {
+    expect(rejection({ address: { geo: { $near: 1 } } }).message).toMatch(/^address\.geo: /);
+    expect(rejection({ list: [{}, { $x: 1 }] }).message).toMatch(/^list\[1\]: /);
+    expect(rejection({ $x: 1 }, 'query').message).toMatch(/^query: /);
+  });
+
+  it('rejects keys containing a dot (mongo paths) at any depth', () => {
+    expect(rejection({ 'a.b': 1 }).message).toContain('"a.b"');
+    expect(rejection({ outer: { 'profile.role': 'admin' } }).message).toContain('"profile.role"');
+    expect(rejection({ 'user.name': 'x' }, 'query').status).toBe(400);
+  });
+
+  it('rejects __proto__ keys at any depth', () => {
+    // JSON.parse makes __proto__ an own key, as body-parser does
+    expect(rejection(JSON.parse('{"__proto__": {"admin": true}}')).message).toContain('"__proto__"');
+    expect(rejection(JSON.parse('{"a": [{"b": {"__proto__": {}}}]}')).message).toContain('"__proto__"');
+  });
+
+  it('rejects input nested too deeply, objects or arrays', () => {
+    const err = rejection(nested(100));
+    expect(err.status).toBe(400);
+    expect(err.message).toContain('nested too deeply');
+    let array: unknown = 1;
+    for (let i = 0; i < 100; i++) array = [array];
+    expect(rejection(array).message).toContain('nested too deeply');
+  });
+});
