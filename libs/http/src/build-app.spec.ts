@@ -106,6 +106,13 @@ describe('buildServiceApp', () => {
     expect(res.body).toEqual({ error: { code: 'not_found', message: 'No route for GET /no/such/path' } });
   });
 
+  it('parses bodies only on routes that take one: malformed JSON to an unknown path is still 404', async () => {
+    const res = await request(build().app).post('/no/such/path').set('Content-Type', 'application/json').send('{oops');
+    expect(res.status).toBe(404);
+    const get = await request(build().app).get('/items/1').set('Content-Type', 'application/json').send('{oops');
+    expect(get.status).toBe(200);
+  });
+
   it('answers 405 for other methods on known paths, health included', async () => {
     const { app } = build();
     const items405 = await request(app).delete('/items');

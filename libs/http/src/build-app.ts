@@ -45,8 +45,7 @@ export function buildServiceApp(options: ServiceAppOptions): Express {
 
   const router = express.Router({ caseSensitive: true, strict: false });
   mountRoutes(router, [...health, openapiRoute]);
-  router.use(bodyParsers({ limit: options.bodyLimit }));
-  mountRoutes(router, options.routes);
+  mountRoutes(router, options.routes, { bodyParsers: bodyParsers({ limit: options.bodyLimit }) });
   app.use(router);
 
   app.use(notFoundHandler);

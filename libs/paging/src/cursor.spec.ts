@@ -75,6 +75,17 @@ describe('CursorCodec', () => {
     expectInvalidCursor(() => codec.decode(`${body}.${signature}AAAA`, position));
   });
 
+  it('accepts only the canonical spelling of the signature', () => {
+    const cursor = codec.encode({ name: 'a', id: 1 });
+    const [body, signature] = cursor.split('.');
+    // the last base64url character of 16 bytes carries 4 unused bits: flip one of them
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const last = alphabet.indexOf(signature[signature.length - 1]);
+    const sameBytes = signature.slice(0, -1) + alphabet[last ^ 1];
+    expect(Buffer.from(sameBytes, 'base64url').equals(Buffer.from(signature, 'base64url'))).toBe(true);
+    expectInvalidCursor(() => codec.decode(`${body}.${sameBytes}`, position));
+  });
+
   it('rejects a cursor from another scope', () => {
     const cursor = codec.encode({ name: 'a', id: 1 }, 'contacts');
     expectInvalidCursor(() => codec.decode(cursor, position, 'deals'));

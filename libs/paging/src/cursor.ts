@@ -29,6 +29,8 @@ export class CursorCodec {
     const [body, signature, extra] = cursor.split('.');
     if (!body || !signature || extra !== undefined) throw invalidCursor();
     const given = Buffer.from(signature, 'base64url');
+    // base64url decoding ignores stray bits and characters: accept only the canonical spelling
+    if (given.toString('base64url') !== signature) throw invalidCursor();
     const expected = this.sign(body, scope);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalidCursor();
     let payload: unknown;

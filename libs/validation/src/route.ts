@@ -81,14 +81,20 @@ function validateInput(route: AnyRoute, req: Request): RouteInput<z.ZodType, z.Z
   return input;
 }
 
-/** Mounts a route table: `before → validate → handler` per route, then 405 for other methods. */
-export function mountRoutes(router: Router, routes: AnyRoute[]): void {
+export interface MountOptions {
+  /** Body parsers, run only on routes that take a body, after `before` (so auth comes first). */
+  bodyParsers?: RequestHandler[];
+}
+
+/** Mounts a route table: `before → parse body → validate → handler` per route, then 405 for other methods. */
+export function mountRoutes(router: Router, routes: AnyRoute[], options: MountOptions = {}): void {
   const methodsByPath = new Map<string, Set<string>>();
   for (const route of routes) {
     const handler: RequestHandler = async (req, res) => {
       await route.handler(validateInput(route, req), req, res);
     };
-    router[route.method](route.path, ...(route.before ?? []), handler);
+    const parsers = route.request?.body ? (options.bodyParsers ?? []) : [];
+    router[route.method](route.path, ...(route.before ?? []), ...parsers, handler);
     const methods = methodsByPath.get(route.path) ?? new Set<string>();
     methods.add(route.method.toUpperCase());
     if (route.method === 'get') methods.add('HEAD');

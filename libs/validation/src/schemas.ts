@@ -1,5 +1,13 @@
 import { z } from 'zod';
 
+/** Documents a digits-only query/path string as the number it stands for. */
+export function asNumber(type: 'integer' | 'number', bounds: { minimum?: number; maximum?: number }) {
+  return ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
+    delete jsonSchema.pattern;
+    Object.assign(jsonSchema, { type }, bounds);
+  };
+}
+
 /**
  * A query-string integer: digits only (no sign, exponent, spaces or empty string), within bounds.
  * Query values arrive as strings; `z.coerce` would accept '', ' 1' and '1e3', which we refuse.
@@ -10,8 +18,8 @@ export function queryInt(options: { min: number; max: number; description?: stri
     .string()
     .regex(/^\d{1,15}$/, `must be a whole number from ${min} to ${max}`)
     .transform(Number)
-    .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`))
-    .meta({ description, override: { type: 'integer', minimum: min, maximum: max } });
+    .pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`))
+    .meta({ description, override: asNumber('integer', { minimum: min, maximum: max }) });
 }
 
 /** A positive integer id in a path segment (1 … 2^53-1). */
@@ -19,8 +27,8 @@ export const pathId = z
   .string()
   .regex(/^[1-9]\d{0,15}$/, 'must be a positive whole number')
   .transform(Number)
-  .pipe(z.number().int().max(Number.MAX_SAFE_INTEGER, 'is too large'))
-  .meta({ override: { type: 'integer', minimum: 1 } });
+  .pipe(z.number().max(Number.MAX_SAFE_INTEGER, 'is too large'))
+  .meta({ override: asNumber('integer', { minimum: 1 }) });
 
 /** A string that must hold something other than whitespace, up to `max` characters. */
 export function text(options: { max: number; description?: string }) {
