@@ -19,6 +19,8 @@ export interface RunServiceOptions {
   createApp(deps: ServiceDeps): Express;
   /** Logged at start, e.g. "writes are not protected". */
   warnings?: string[];
+  /** Runs once the indexes exist and before the port opens (seed data, bootstrap users). */
+  prepare?(deps: ServiceDeps): Promise<void>;
 }
 
 /**
@@ -33,6 +35,7 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
   const lifecycle = createLifecycle();
   const app = options.createApp({ connection: database.connection, logger, lifecycle });
   await ensureIndexes(database.connection);
+  await options.prepare?.({ connection: database.connection, logger, lifecycle });
   return serve(app, { port: options.port, logger, lifecycle, onClose: () => database.close() });
 }
 

@@ -1,0 +1,111 @@
+import { HttpError } from '@lib/errors';
+import { nextSequence } from '@lib/mongo';
+import type { Connection } from 'mongoose';
+import { accountModel, type AccountDoc } from './account.model';
+import { apiKeyMatches, generateApiKey, hashApiKey } from './api-key';
+import { domainUserModel, type DomainUserDoc } from './domain-user.model';
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+const LOGIN_TOUCH_SECONDS = 300;
+
+const noSuchUser = (email: string) => new HttpError(404, 'user_not_found', `No user has the email ${email}`);
+
+export function accountService(connection: Connection) {
+  const Account = accountModel(connection);
+  const DomainUser = domainUserModel(connection);
+
+  async function ensureAccount(domain: string): Promise<AccountDoc> {
+    const existing = await Account.findOne({ domain }).lean<AccountDoc>();
+    if (existing) return existing;
+    const id = await nextSequence(connection, 'accounts');
+    try {
+      return (await Account.create({ _id: id, domain, contact_count: 0, created_time: nowSeconds() })).toObject();
+    } catch (err) {
+      if ((err as { code?: number }).code !== 11000) throw err;
+      return (await Account.findOne({ domain }).lean<AccountDoc>())!; // created concurrently
+    }
+  }
+
+  async function setUser(email: string, update: Partial<DomainUserDoc>): Promise<DomainUserDoc> {
+    const user = await DomainUser.findOneAndUpdate({ email }, { $set: update }, { returnDocument: 'after' }).lean<DomainUserDoc>();
+    if (!user) throw noSuchUser(email);
+    return user;
+  }
+
+  return {
+    ensureAccount,
+
+    async accountOf(user: DomainUserDoc): Promise<AccountDoc> {
+      const account = await Account.findById(user.account).lean<AccountDoc>();
+      if (!account) throw new Error(`account ${user.account} of user ${user._id} is missing`);
+      return account;
+    },
+
+    /** Adds a user to the account of `domain` (made if missing) and returns the user with a new API key. */
+    async addUser(input: { domain: string; email: string; name?: string; admin?: boolean; owner?: boolean; apiKey?: string }) {
+      const account = await ensureAccount(input.domain);
+      const apiKey = input.apiKey ?? generateApiKey();
+      const id = await nextSequence(connection, 'domain_users');
+      try {
+        const user = await DomainUser.create({
+          _id: id,
+          account: account._id,
+          domain: account.domain,
+          email: input.email,
+          name: input.name ?? '',
+          is_admin: Boolean(input.admin || input.owner),
+          is_account_owner: Boolean(input.owner),
+          api_key_hash: hashApiKey(apiKey),
+          created_time: nowSeconds(),
+        });
+        return { user: user.toObject(), apiKey };
+      } catch (err) {
+        if ((err as { code?: number }).code === 11000) throw new HttpError(409, 'user_exists', `A user with the email ${input.email} already exists`);
+        throw err;
+      }
+    },
+
+    /** The start-up owner: created with the configured key unless a user already has that email. */
+    async bootstrapOwner(input: { domain: string; email: string; apiKey: string }): Promise<'created' | 'exists'> {
+      if (await DomainUser.exists({ email: input.email })) return 'exists';
+      try {
+        await this.addUser({ ...input, name: 'Account owner', owner: true });
+        return 'created';
+      } catch (err) {
+        if (err instanceof HttpError && err.code === 'user_exists') return 'exists';
+        throw err;
+      }
+    },
+
+    setAdmin: (email: string, admin: boolean) => setUser(email, { is_admin: admin }),
+    setDisabled: (email: string, disabled: boolean) => setUser(email, { is_disabled: disabled }),
+
+    async issueKey(email: string): Promise<string> {
+      const apiKey = generateApiKey();
+      await setUser(email, { api_key_hash: hashApiKey(apiKey) });
+      return apiKey;
+    },
+
+    revokeKey: (email: string) => setUser(email, { api_key_hash: null }),
+
+    listUsers: (account: number) => DomainUser.find({ account }).sort({ _id: 1 }).lean<DomainUserDoc[]>(),
+
+    findUser: (account: number, email: string) => DomainUser.findOne({ account, email }).lean<DomainUserDoc>(),
+
+    usersById: (account: number, ids: number[]) => DomainUser.find({ account, _id: { $in: ids } }).lean<DomainUserDoc[]>(),
+
+    /** The enabled user with this email and API key, or null. */
+    async authenticate(email: string, apiKey: string): Promise<DomainUserDoc | null> {
+      const user = await DomainUser.findOne({ email }).lean<DomainUserDoc>();
+      if (!user || user.is_disabled || !apiKeyMatches(apiKey, user.api_key_hash)) return null;
+      const now = nowSeconds();
+      if (!user.logged_in_time || now - user.logged_in_time > LOGIN_TOUCH_SECONDS) {
+        await DomainUser.updateOne({ _id: user._id }, { $set: { logged_in_time: now } });
+        user.logged_in_time = now;
+      }
+      return user;
+    },
+  };
+}
+
+export type AccountService = ReturnType<typeof accountService>;

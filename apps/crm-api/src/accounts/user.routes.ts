@@ -1,0 +1,31 @@
+import { defineRoute, z, type AnyRoute } from '@lib/validation';
+import { currentUser } from '../auth/basic-auth';
+import { commonErrors } from '../errors.outputs';
+import { reply } from '../reply';
+import type { AccountService } from './account.service';
+import { userOutput } from './user.outputs';
+import { userView } from './user.view';
+
+export function userRoutes(accounts: AccountService): AnyRoute[] {
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/dev/api/users',
+      summary: 'Users of the account',
+      tags: ['users'],
+      responses: { 200: { description: 'Every user of the account', schema: z.array(userOutput) }, 401: commonErrors[401] },
+      handler: async (_input, req, res) => {
+        const users = await accounts.listUsers(currentUser(req).account);
+        reply(req, res, users.map(userView), { root: 'users', item: 'user' });
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/dev/api/users/current-user',
+      summary: 'The calling user',
+      tags: ['users'],
+      responses: { 200: { description: 'The user whose credentials were sent', schema: userOutput }, 401: commonErrors[401] },
+      handler: (_input, req, res) => reply(req, res, userView(currentUser(req)), { root: 'user' }),
+    }),
+  ];
+}

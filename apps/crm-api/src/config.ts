@@ -1,0 +1,62 @@
+import { resolveMongoTarget, type MongoTarget } from '@lib/mongo';
+import { baseEnvShape, parseEnv, z } from '@lib/validation';
+
+const DEV_DEFAULTS = {
+  CRM_ADMIN_EMAIL: 'admin@example.com',
+  CRM_ADMIN_API_KEY: 'dev-api-key',
+  CRM_DOMAIN: 'example',
+  CRM_CURSOR_SECRET: 'crm-api-development-cursor-secret',
+} as const;
+
+const envSchema = z.object({
+  ...baseEnvShape,
+  CRM_ADMIN_EMAIL: z.email('must be an email address').optional(),
+  CRM_ADMIN_API_KEY: z.string().min(8, 'must be at least 8 characters').optional(),
+  CRM_DOMAIN: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'must be lowercase letters, digits and hyphens')
+    .optional(),
+  CRM_CONTACT_LIMIT: z
+    .string()
+    .regex(/^\d{1,9}$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.number().min(1, 'must be at least 1'))
+    .default(50_000),
+  CRM_CURSOR_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+});
+
+export interface CrmConfig {
+  production: boolean;
+  port: number;
+  logLevel: string;
+  database: MongoTarget;
+  bootstrap: { email: string; apiKey: string; domain: string };
+  contactLimit: number;
+  cursorSecret: string;
+  /** Development defaults that were used, printed at start. */
+  defaultsUsed: string[];
+}
+
+/**
+ * Reads the CRM configuration. Outside production, missing bootstrap secrets fall back to the
+ * documented development defaults; in production they are required.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv): CrmConfig {
+  const parsed = parseEnv(envSchema, env);
+  const production = parsed.NODE_ENV === 'production';
+  const missing = (Object.keys(DEV_DEFAULTS) as Array<keyof typeof DEV_DEFAULTS>).filter((name) => !parsed[name]);
+  if (production && missing.length) {
+    throw new Error(`Invalid configuration:\n${missing.map((name) => `  ${name}: is required when NODE_ENV=production`).join('\n')}`);
+  }
+  const value = (name: keyof typeof DEV_DEFAULTS) => parsed[name] ?? DEV_DEFAULTS[name];
+  return {
+    production,
+    port: parsed.PORT,
+    logLevel: parsed.LOG_LEVEL,
+    database: resolveMongoTarget('CRM', 'crm', env),
+    bootstrap: { email: value('CRM_ADMIN_EMAIL'), apiKey: value('CRM_ADMIN_API_KEY'), domain: value('CRM_DOMAIN') },
+    contactLimit: parsed.CRM_CONTACT_LIMIT,
+    cursorSecret: value('CRM_CURSOR_SECRET'),
+    defaultsUsed: missing.map((name) => `${name}=${DEV_DEFAULTS[name]}`),
+  };
+}

@@ -1,0 +1,94 @@
+import { validationFailed, type FieldIssue } from '@lib/errors';
+import { z } from '@lib/validation';
+import type { ContactType, Property } from './contact.model';
+
+/** Allowed subtypes of the system properties that take one (spec table). */
+export const SUBTYPES: Record<string, readonly string[]> = {
+  email: ['work', 'personal'],
+  phone: ['work', 'home', 'mobile', 'main', 'home fax', 'work fax', 'other'],
+  address: ['home', 'postal', 'office'],
+  website: ['URL', 'SKYPE', 'TWITTER', 'LINKEDIN', 'FACEBOOK', 'XING', 'FEED', 'GOOGLE_PLUS', 'FLICKR', 'GITHUB', 'YOUTUBE'],
+};
+const ANY_SUBTYPE = new Set(Object.values(SUBTYPES).flat());
+const ADDRESS_KEYS = ['address', 'city', 'state', 'zip', 'country'];
+
+export const TAG_PATTERN = /^[A-Za-z][A-Za-z0-9_ ]*$/;
+export const TAG_MAX = 100;
+
+const emailFormat = z.email();
+export const isEmail = (value: string) => emailFormat.safeParse(value).success;
+
+/** A tag: starts with a letter; letters, digits, underscore and space only. */
+export const tagName = z
+  .string()
+  .max(TAG_MAX, `must be at most ${TAG_MAX} characters`)
+  .regex(TAG_PATTERN, 'must start with a letter and hold only letters, digits, underscore and space');
+
+function propertyIssues(property: Property, field: string): FieldIssue[] {
+  const issues: FieldIssue[] = [];
+  const { name, type, subtype, value } = property;
+  if (subtype !== undefined && subtype !== '') {
+    if (type === 'SYSTEM' && !SUBTYPES[name]) {
+      issues.push({ field: `${field}.subtype`, message: `the system property ${name} takes no subtype` });
+    } else if (type === 'SYSTEM' && !SUBTYPES[name].includes(subtype)) {
+      issues.push({ field: `${field}.subtype`, message: `must be one of ${SUBTYPES[name].join(', ')} for ${name}` });
+    } else if (type === 'CUSTOM' && !ANY_SUBTYPE.has(subtype)) {
+      issues.push({ field: `${field}.subtype`, message: 'must be a subtype of the email, phone, address or website lists' });
+    }
+  }
+  if (type === 'SYSTEM' && name === 'email' && value !== undefined && value !== '' && !isEmail(value)) {
+    issues.push({ field: `${field}.value`, message: 'is not a valid email address' });
+  }
+  if (type === 'SYSTEM' && name === 'address' && value !== undefined && value !== '') issues.push(...addressIssues(value, `${field}.value`));
+  return issues;
+}
+
+function addressIssues(value: string, field: string): FieldIssue[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    return [{ field, message: `must be a JSON object with the keys ${ADDRESS_KEYS.join(', ')}` }];
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    return [{ field, message: `must be a JSON object with the keys ${ADDRESS_KEYS.join(', ')}` }];
+  }
+  return Object.entries(parsed).flatMap(([key, item]) => {
+    if (!ADDRESS_KEYS.includes(key)) return [{ field, message: `has the unknown key "${key}" (allowed: ${ADDRESS_KEYS.join(', ')})` }];
+    if (typeof item !== 'string') return [{ field, message: `key "${key}" must hold a string` }];
+    return [];
+  });
+}
+
+export interface ContactState {
+  type: ContactType;
+  tags: string[];
+  lead_score: number;
+  star_value: number;
+  contact_company_id: number | null;
+  properties: Property[];
+}
+
+const hasValue = (properties: Property[], name: string) => properties.some((p) => p.name === name && (p.value ?? '').trim() !== '');
+
+/**
+ * The rules that depend on the contact type and on property names; run on the complete contact
+ * (after merging an update) so no write can leave a contact that breaks them.
+ */
+export function assertContactRules(contact: ContactState): void {
+  const issues: FieldIssue[] = contact.properties.flatMap((p, i) => propertyIssues(p, `properties[${i}]`));
+  if (contact.type === 'PERSON' && !hasValue(contact.properties, 'first_name')) {
+    issues.push({ field: 'properties', message: 'a person needs a first_name property with a value' });
+  }
+  if (contact.type === 'COMPANY') {
+    if (!hasValue(contact.properties, 'name')) issues.push({ field: 'properties', message: 'a company needs a name property with a value' });
+    if (contact.tags.length) issues.push({ field: 'tags', message: 'companies take no tags' });
+    if (contact.lead_score) issues.push({ field: 'lead_score', message: 'companies take no lead score' });
+    if (contact.star_value) issues.push({ field: 'star_value', message: 'companies take no star value' });
+    if (contact.contact_company_id !== null) issues.push({ field: 'contact_company_id', message: 'only a person belongs to a company' });
+  }
+  if (issues.length) throw validationFailed(issues);
+}
+
+/** The values of a contact's email properties, without duplicates. */
+export const emailsOf = (properties: Property[]) => [...new Set(properties.filter((p) => p.type === 'SYSTEM' && p.name === 'email' && p.value).map((p) => p.value as string))];

@@ -1,0 +1,19 @@
+import type { AccountService } from '../accounts/account.service';
+import type { ContactDoc } from './contact.model';
+import { contactView } from './contact.view';
+
+/** Contact views with their owners (`domainUser`), loading the owners of a page in one query. */
+export function contactPresenter(accounts: AccountService) {
+  async function many(docs: ContactDoc[]) {
+    if (docs.length === 0) return [];
+    const owners = await accounts.usersById(docs[0].account, [...new Set(docs.map((d) => d.owner))]);
+    const byId = new Map(owners.map((u) => [u._id, u]));
+    return docs.map((doc) => contactView(doc, byId.get(doc.owner)));
+  }
+  return {
+    many,
+    one: async (doc: ContactDoc) => (await many([doc]))[0],
+  };
+}
+
+export type ContactPresenter = ReturnType<typeof contactPresenter>;

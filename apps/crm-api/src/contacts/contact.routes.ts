@@ -1,0 +1,294 @@
+import { validationFailed } from '@lib/errors';
+import { defineRoute, z, type AnyRoute } from '@lib/validation';
+import type { Request, Response } from 'express';
+import type { AccountService } from '../accounts/account.service';
+import { currentUser } from '../auth/basic-auth';
+import { commonErrors, limitError, noContent, notFoundError } from '../errors.outputs';
+import { shapePage, type Page } from '../paging';
+import { noContent as sendNoContent, reply } from '../reply';
+import { isEmail } from './contact-rules';
+import type { ContactDoc } from './contact.model';
+import { contactListOutput, contactOutput } from './contact.outputs';
+import type { ContactPresenter } from './contact.presenter';
+import {
+  changeOwnerForm,
+  companiesForm,
+  companyParams,
+  contactInput,
+  editPropertiesInput,
+  editTagsInput,
+  emailParams,
+  emailQuery,
+  idParams,
+  leadScoreInput,
+  listQuery,
+  propertyInput,
+  scoreForm,
+  searchEmailsForm,
+  searchQuery,
+  starInput,
+  tagsForm,
+} from './contact.schemas';
+import type { ContactService } from './contact.service';
+
+const TAGS = ['contacts'];
+const one = { description: 'The contact', schema: contactOutput };
+const page = { description: 'A page of contacts: count on the first, cursor on the last when more follow', schema: contactListOutput };
+const LIST_XML = { root: 'contacts', item: 'contact' } as const;
+
+function assertEmail(email: string, field: string): void {
+  if (!isEmail(email)) throw validationFailed([{ field, message: `${email} is not a valid email address` }]);
+}
+
+export function contactRoutes(contacts: ContactService, accounts: AccountService, present: ContactPresenter): AnyRoute[] {
+  const account = (req: Request) => currentUser(req).account;
+
+  async function sendOne(req: Request, res: Response, doc: ContactDoc) {
+    reply(req, res, await present.one(doc), { root: 'contact' });
+  }
+
+  async function sendPage(req: Request, res: Response, result: Page<ContactDoc>, fallback: 'json' | 'xml' = 'json') {
+    if (result.items.length === 0) return sendNoContent(res);
+    reply(req, res, shapePage(await present.many(result.items), result), { ...LIST_XML, fallback });
+  }
+
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/dev/api/contacts',
+      summary: 'C1: contacts and companies of the account, oldest first, paged',
+      description: 'XML unless Accept asks for JSON (convention 3). 204 when the account has no contacts.',
+      tags: TAGS,
+      request: { query: listQuery },
+      responses: { 200: page, 204: noContent, ...commonErrors },
+      handler: async ({ query }, req, res) => sendPage(req, res, await contacts.list(account(req), query), 'xml'),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/dev/api/contacts/list/count',
+      summary: 'Number of contacts and companies of the account',
+      tags: TAGS,
+      responses: { 200: { description: 'The count', schema: z.object({ count: z.number().int() }) }, 401: commonErrors[401] },
+      handler: async (_input, req, res) => reply(req, res, { count: await contacts.count(account(req)) }, { root: 'result' }),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/dev/api/contacts/search/email/:email',
+      summary: 'The contact with this email',
+      tags: TAGS,
+      request: { params: emailParams },
+      responses: { 200: one, 204: { description: 'No contact has this email' }, ...commonErrors },
+      handler: async ({ params }, req, res) => {
+        assertEmail(params.email, 'email');
+        const doc = await contacts.findByEmail(account(req), params.email);
+        return doc ? sendOne(req, res, doc) : sendNoContent(res);
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/dev/api/contacts/search/email',
+      summary: 'C6: contacts with any of the emails (form call)',
+      tags: TAGS,
+      request: { body: searchEmailsForm, bodyTypes: ['form', 'json'] },
+      responses: { 200: { description: 'The matching contacts, or {} when none match', schema: z.union([z.array(contactOutput), z.object({})]) }, ...commonErrors },
+      handler: async ({ body }, req, res) => {
+        body.email_ids.forEach((email, i) => assertEmail(email, `email_ids[${i}]`));
+        const docs = await contacts.findByEmails(account(req), body.email_ids);
+        if (docs.length === 0) return reply(req, res, {}, { root: 'contacts' });
+        reply(req, res, await present.many(docs), LIST_XML);
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/dev/api/contacts/email/tags/add',
+      summary: 'C7: add tags to the contact with this email (form call)',
+      tags: TAGS,
+      request: { body: tagsForm, bodyTypes: ['form', 'json'] },
+      responses: { 204: { description: 'Tags added' }, ...commonErrors },
+      handler: async ({ body }, req, res) => {
+        await contacts.addTags(await contacts.requireByEmail(account(req), body.email), body.tags);
+        sendNoContent(res);
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/dev/api/contacts/email/tags/delete',
+      summary: 'C8: remove tags from the contact with this email (form call)',
+      tags: TAGS,
+      request: { body: tagsForm, bodyTypes: ['form', 'json'] },
+      responses: { 204: { description: 'Tags removed' }, ...commonErrors },
+      handler: async ({ body }, req, res) => {
+        await contacts.removeTags(await contacts.requireByEmail(account(req), body.email), body.tags);
+        sendNoContent(res);
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/dev/api/contacts/add-score',
+      summary: 'C9: change the lead score of the contact with this email (form call)',
+      tags: TAGS,
+      request: { body: scoreForm, bodyTypes: ['form', 'json'] },
+      responses: { 200: one, ...commonErrors },
+      handler: async ({ body }, req, res) => {
+        const doc = await contacts.requireByEmail(account(req), body.email);
+        await contacts.addScore(doc, body.score);
+        await sendOne(req, res, await contacts.reload(doc.account, doc._id));
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/dev/api/contacts/add/property',
+      summary: 'C11: add a property, or replace the one with the same name and subtype',
+      tags: TAGS,
+      request: { query: emailQuery, body: propertyInput },
+      responses: { 200: one, ...commonErrors },
+      handler: async ({ query, body }, req, res) => {
+        const doc = await contacts.requireByEmail(account(req), query.email);
+        await sendOne(req, res, await contacts.upsertProperties(doc.account, doc._id, [body]));
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/dev/api/contacts/change-owner',
+      summary: 'C12: give the contact to another user of the account (form call)',
+      tags: TAGS,
+      request: { body: changeOwnerForm, bodyTypes: ['form', 'json'] },
+      responses: { 200: one, 404: notFoundError, ...commonErrors },
+      handler: async ({ body }, req, res) => {
+        const owner = await accounts.findUser(account(req), body.owner_email);
+        if (!owner) throw validationFailed([{ field: 'owner_email', message: `User with email ${body.owner_email} does not exist` }]);
+        await sendOne(req, res, await contacts.changeOwner(account(req), body.contact_id, owner));
+      },
+    }),
+    defineRoute({
+      method: 'put',
+      path: '/dev/api/contacts/edit-properties',
+      summary: 'Add or replace only the sent properties',
+      tags: TAGS,
+      request: { body: editPropertiesInput },
+      responses: { 200: one, 404: notFoundError, ...commonErrors },
+      handler: async ({ body }, req, res) => sendOne(req, res, await contacts.upsertProperties(account(req), body.id, body.properties)),
+    }),
+    defineRoute({
+      method: 'put',
+      path: '/dev/api/contacts/edit/tags',
+      summary: 'Add tags to the contact with this id',
+      tags: TAGS,
+      request: { body: editTagsInput },
+      responses: { 200: one, 404: notFoundError, ...commonErrors },
+      handler: async ({ body }, req, res) => {
+        await contacts.addTags(await contacts.reload(account(req), body.id), body.tags);
+        await sendOne(req, res, await contacts.reload(account(req), body.id));
+      },
+    }),
+    defineRoute({
+      method: 'put',
+      path: '/dev/api/contacts/delete/tags',
+      summary: 'Remove tags from the contact with this id',
+      tags: TAGS,
+      request: { body: editTagsInput },
+      responses: { 200: one, 404: notFoundError, ...commonErrors },
+      handler: async ({ body }, req, res) => {
+        await contacts.removeTags(await contacts.reload(account(req), body.id), body.tags);
+        await sendOne(req, res, await contacts.reload(account(req), body.id));
+      },
+    }),
+    defineRoute({
+      method: 'put',
+      path: '/dev/api/contacts/edit/lead-score',
+      summary: 'Set the lead score',
+      tags: TAGS,
+      request: { body: leadScoreInput },
+      responses: { 200: one, 404: notFoundError, ...commonErrors },
+      handler: async ({ body }, req, res) => sendOne(req, res, await contacts.setNumber(account(req), body.id, 'lead_score', body.lead_score)),
+    }),
+    defineRoute({
+      method: 'put',
+      path: '/dev/api/contacts/edit/add-star',
+      summary: 'Set the star value (0–5)',
+      tags: TAGS,
+      request: { body: starInput },
+      responses: { 200: one, 404: notFoundError, ...commonErrors },
+      handler: async ({ body }, req, res) => sendOne(req, res, await contacts.setNumber(account(req), body.id, 'star_value', body.star_value)),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/dev/api/contacts/companies/list',
+      summary: 'Companies of the account, oldest first, paged',
+      tags: TAGS,
+      request: { body: companiesForm, bodyTypes: ['form', 'json'] },
+      responses: { 200: page, 204: noContent, ...commonErrors },
+      handler: async ({ body }, req, res) => sendPage(req, res, await contacts.list(account(req), body, { type: 'COMPANY' })),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/dev/api/contacts/related/:companyId',
+      summary: 'Persons who work for the company, oldest first, paged',
+      tags: TAGS,
+      request: { params: companyParams, query: listQuery },
+      responses: { 200: page, 204: noContent, ...commonErrors },
+      handler: async ({ params, query }, req, res) =>
+        sendPage(req, res, await contacts.list(account(req), query, { type: 'PERSON', contact_company_id: params.companyId })),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/dev/api/search',
+      summary: 'Contacts whose name, email, company or title starts with q (case-sensitive), paged',
+      tags: TAGS,
+      request: { query: searchQuery },
+      responses: { 200: page, 204: noContent, ...commonErrors },
+      handler: async ({ query }, req, res) => {
+        const { q, type, ...params } = query;
+        sendPage(req, res, await contacts.search(account(req), q, type, params));
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/dev/api/contacts/:id',
+      summary: 'C2: one contact',
+      tags: TAGS,
+      request: { params: idParams },
+      responses: { 200: one, 204: { description: 'No contact with that id' }, ...commonErrors },
+      handler: async ({ params }, req, res) => {
+        const doc = await contacts.get(account(req), params.id);
+        return doc ? sendOne(req, res, doc) : sendNoContent(res);
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/dev/api/contacts',
+      summary: 'C3: create a contact or company',
+      tags: TAGS,
+      request: { body: contactInput },
+      responses: { 200: one, ...commonErrors, 406: limitError },
+      handler: async ({ body }, req, res) => {
+        if (body.id !== undefined) throw validationFailed([{ field: 'id', message: 'must not be sent when creating; use PUT to update' }]);
+        await sendOne(req, res, await contacts.create(currentUser(req), body));
+      },
+    }),
+    defineRoute({
+      method: 'put',
+      path: '/dev/api/contacts',
+      summary: 'C4: update the contact with the id in the body (without an id, create one)',
+      tags: TAGS,
+      request: { body: contactInput },
+      responses: { 200: one, 404: notFoundError, ...commonErrors, 406: limitError },
+      handler: async ({ body }, req, res) => {
+        const doc = body.id === undefined ? await contacts.create(currentUser(req), body) : await contacts.update(account(req), body.id, body);
+        await sendOne(req, res, doc);
+      },
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/dev/api/contacts/:id',
+      summary: 'C5: delete a contact',
+      tags: TAGS,
+      request: { params: idParams },
+      responses: { 204: { description: 'Deleted (or there was no such contact)' }, ...commonErrors },
+      handler: async ({ params }, req, res) => {
+        await contacts.remove(account(req), params.id);
+        sendNoContent(res);
+      },
+    }),
+  ];
+}

@@ -1,0 +1,282 @@
+import { isDeepStrictEqual } from 'node:util';
+import { HttpError, badRequest, conflict, validationFailed } from '@lib/errors';
+import { nextSequence } from '@lib/mongo';
+import type { Connection } from 'mongoose';
+import { accountModel } from '../accounts/account.model';
+import type { DomainUserDoc } from '../accounts/domain-user.model';
+import type { CrmPager, Page } from '../paging';
+import { assertContactRules, emailsOf, type ContactState } from './contact-rules';
+import { contactModel, type ContactDoc, type Property } from './contact.model';
+import type { ContactInput } from './contact.schemas';
+import { emailClaims } from './email-claims';
+
+const CAMPAIGN_LISTS = ['campaignStatus', 'unsubscribeStatus', 'emailBounceStatus'] as const;
+const MAX_ATTEMPTS = 20;
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+const tagsOf = (doc: Pick<ContactDoc, 'tag_times'>) => Object.keys(doc.tag_times ?? {});
+const tagPath = (tag: string) => `tag_times.${tag}`;
+
+export const contactNotFound = (what: string) => new HttpError(404, 'contact_not_found', `No contact ${what}`);
+const noContactWithEmail = (email: string) => badRequest(`No contact has the email ${email}`, [{ field: 'email', message: 'matches no contact' }]);
+const companyRefused = (what: string) => badRequest(`Companies take no ${what}`);
+
+export interface ContactServiceOptions {
+  contactLimit: number;
+  pager: CrmPager;
+}
+
+export function contactService(connection: Connection, options: ContactServiceOptions) {
+  const Contact = contactModel(connection);
+  const Account = accountModel(connection);
+  const claims = emailClaims(connection);
+
+  /** Reserves one contact slot of the account, atomically against the limit (406 when full). */
+  async function reserveSlot(account: number): Promise<void> {
+    const reserved = await Account.updateOne({ _id: account, contact_count: { $lt: options.contactLimit } }, { $inc: { contact_count: 1 } });
+    if (reserved.matchedCount) return;
+    // The counter may have drifted (a crash between reserve and insert): trust a recount once.
+    const stored = await Account.findById(account).lean();
+    const actual = await Contact.countDocuments({ account });
+    if (stored && actual < stored.contact_count) {
+      await Account.updateOne({ _id: account, contact_count: stored.contact_count }, { $set: { contact_count: actual } });
+      const retry = await Account.updateOne({ _id: account, contact_count: { $lt: options.contactLimit } }, { $inc: { contact_count: 1 } });
+      if (retry.matchedCount) return;
+    }
+    throw new HttpError(406, 'contact_limit_reached', `The account holds its limit of ${options.contactLimit} contacts`);
+  }
+
+  const releaseSlot = (account: number) => Account.updateOne({ _id: account }, { $inc: { contact_count: -1 } });
+
+  async function assertCompany(account: number, id: number | null): Promise<void> {
+    if (id === null) return;
+    if (!(await Contact.exists({ _id: id, account, type: 'COMPANY' }))) {
+      throw validationFailed([{ field: 'contact_company_id', message: `names no company of this account (${id})` }]);
+    }
+  }
+
+  function assertCampaignLists(input: ContactInput, current?: ContactDoc): void {
+    const hasCampaigns = current && CAMPAIGN_LISTS.some((list) => current[list].length > 0);
+    const issues = CAMPAIGN_LISTS.flatMap((list) => {
+      if (hasCampaigns && !isDeepStrictEqual(input[list], current[list])) {
+        return [{ field: list, message: 'must be sent unchanged from the retrieved contact (the contact has campaigns)' }];
+      }
+      if (!hasCampaigns && input[list]?.length) return [{ field: list, message: 'is read-only' }];
+      return [];
+    });
+    if (issues.length) throw validationFailed(issues);
+  }
+
+  /** The tag map for a new tag list: kept tags keep their time, new ones get now. */
+  function tagTimes(tags: string[], previous: Record<string, number> = {}): Record<string, number> {
+    const now = Date.now();
+    return Object.fromEntries([...new Set(tags)].map((tag) => [tag, previous[tag] ?? now]));
+  }
+
+  async function findByEmail(account: number, email: string): Promise<ContactDoc | null> {
+    // a person first when a company shares the email
+    return Contact.findOne({ account, emails: email }).sort({ type: -1, _id: 1 }).lean<ContactDoc>();
+  }
+
+  async function requireByEmail(account: number, email: string): Promise<ContactDoc> {
+    const contact = await findByEmail(account, email);
+    if (!contact) throw noContactWithEmail(email);
+    return contact;
+  }
+
+  async function reload(account: number, id: number): Promise<ContactDoc> {
+    const doc = await Contact.findOne({ _id: id, account }).lean<ContactDoc>();
+    if (!doc) throw contactNotFound(`with id ${id}`);
+    return doc;
+  }
+
+  /**
+   * Whole-contact edits: read, compute the next state, write it only if nobody wrote in between
+   * (compare-and-set on `rev`), else retry. Person emails are claimed before the write and
+   * released after it.
+   */
+  async function edit(account: number, id: number, next: (current: ContactDoc) => Promise<Partial<ContactDoc>> | Partial<ContactDoc>): Promise<ContactDoc> {
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const current = await reload(account, id);
+      const changes = await next(current);
+      const merged = { ...current, ...changes };
+      assertContactRules({ ...merged, tags: tagsOf(merged) });
+      const emails = emailsOf(merged.properties);
+      const claimed = merged.type === 'PERSON' ? await claims.claim(account, id, emails.filter((e) => !current.emails.includes(e))) : [];
+      const written = await Contact.updateOne(
+        { _id: id, account, rev: current.rev },
+        { $set: { ...changes, emails, updated_time: nowSeconds() }, $inc: { rev: 1 } },
+      );
+      if (written.matchedCount) {
+        await claims.release(account, id, current.emails.filter((e) => !emails.includes(e)));
+        return reload(account, id);
+      }
+      await claims.release(account, id, claimed);
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * (attempt + 1)));
+    }
+    throw conflict(`Contact ${id} is being changed by other requests; try again`);
+  }
+
+  return {
+    list: (account: number, params: { page_size: number; cursor?: string }, filter: Record<string, unknown> = {}): Promise<Page<ContactDoc>> =>
+      options.pager.page(Contact, { account, ...filter }, params, `contacts:${account}:${JSON.stringify(filter)}`),
+
+    count: (account: number) => Contact.countDocuments({ account }),
+
+    get: (account: number, id: number) => Contact.findOne({ _id: id, account }).lean<ContactDoc>(),
+
+    findByEmail,
+
+    findByEmails: (account: number, emails: string[]) => Contact.find({ account, emails: { $in: emails } }).sort({ _id: 1 }).lean<ContactDoc[]>(),
+
+    /** C3 (and C4 without id). */
+    async create(owner: DomainUserDoc, input: ContactInput): Promise<ContactDoc> {
+      const account = owner.account;
+      const state: ContactState = {
+        type: input.type ?? 'PERSON',
+        tags: input.tags ?? [],
+        lead_score: input.lead_score ?? 0,
+        star_value: input.star_value ?? 0,
+        contact_company_id: input.contact_company_id ?? null,
+        properties: input.properties ?? [],
+      };
+      assertCampaignLists(input);
+      assertContactRules(state);
+      await assertCompany(account, state.contact_company_id);
+      await reserveSlot(account);
+      const id = await nextSequence(connection, 'contacts');
+      const emails = emailsOf(state.properties);
+      try {
+        if (state.type === 'PERSON') await claims.claim(account, id, emails);
+        const now = nowSeconds();
+        const { tags, ...fields } = state;
+        const doc = await Contact.create({
+          _id: id,
+          account,
+          owner: owner._id,
+          ...fields,
+          tag_times: tagTimes(tags),
+          emails,
+          widget_properties: input.widget_properties ?? null,
+          created_time: now,
+          updated_time: now,
+        });
+        return doc.toObject();
+      } catch (err) {
+        await releaseSlot(account);
+        await claims.releaseAll(id);
+        throw err;
+      }
+    },
+
+    /** C4 with an id: the sent fields replace the stored ones; fields not sent stay as they are. */
+    update(account: number, id: number, input: ContactInput): Promise<ContactDoc> {
+      return edit(account, id, async (current) => {
+        if (input.type && input.type !== current.type) {
+          throw validationFailed([{ field: 'type', message: `cannot change from ${current.type} to ${input.type}` }]);
+        }
+        assertCampaignLists(input, current);
+        const changes: Partial<ContactDoc> = {};
+        if (input.tags) changes.tag_times = tagTimes(input.tags, current.tag_times);
+        if (input.lead_score !== undefined) changes.lead_score = input.lead_score;
+        if (input.star_value !== undefined) changes.star_value = input.star_value;
+        if (input.properties) changes.properties = input.properties;
+        if (input.widget_properties !== undefined) changes.widget_properties = input.widget_properties;
+        if (input.contact_company_id !== undefined && input.contact_company_id !== current.contact_company_id) {
+          await assertCompany(account, input.contact_company_id);
+          changes.contact_company_id = input.contact_company_id;
+        }
+        return changes;
+      });
+    },
+
+    /** C5: 204 either way; persons of a deleted company no longer point at it. */
+    async remove(account: number, id: number): Promise<void> {
+      const { deletedCount } = await Contact.deleteOne({ _id: id, account });
+      if (!deletedCount) return;
+      await Promise.all([
+        releaseSlot(account),
+        claims.releaseAll(id),
+        Contact.updateMany({ account, contact_company_id: id }, { $set: { contact_company_id: null }, $inc: { rev: 1 } }),
+      ]);
+    },
+
+    /** C7 / edit tags: each tag is one atomic write that only adds it when absent (keeping its first time). */
+    async addTags(contact: ContactDoc, tags: string[]): Promise<void> {
+      if (contact.type === 'COMPANY') throw companyRefused('tags');
+      const now = Date.now();
+      for (const tag of new Set(tags)) {
+        await Contact.updateOne(
+          { _id: contact._id, account: contact.account, [tagPath(tag)]: { $exists: false } },
+          { $set: { [tagPath(tag)]: now, updated_time: nowSeconds() }, $inc: { rev: 1 } },
+        );
+      }
+    },
+
+    /** C8 / delete tags: removes each listed tag that is present, in one atomic write. */
+    async removeTags(contact: ContactDoc, tags: string[]): Promise<void> {
+      if (contact.type === 'COMPANY') throw companyRefused('tags');
+      await Contact.updateOne(
+        { _id: contact._id, account: contact.account },
+        { $unset: Object.fromEntries(tags.map((tag) => [tagPath(tag), ''])), $set: { updated_time: nowSeconds() }, $inc: { rev: 1 } },
+      );
+    },
+
+    /** C9: one atomic `$inc`; a change that would take the score below 0 is refused. */
+    async addScore(contact: ContactDoc, delta: number): Promise<void> {
+      if (contact.type === 'COMPANY') throw companyRefused('lead score');
+      const guard = delta < 0 ? { lead_score: { $gte: -delta } } : {};
+      const written = await Contact.updateOne(
+        { _id: contact._id, account: contact.account, ...guard },
+        { $inc: { lead_score: delta, rev: 1 }, $set: { updated_time: nowSeconds() } },
+      );
+      if (!written.matchedCount) {
+        await reload(contact.account, contact._id);
+        throw validationFailed([{ field: 'score', message: 'would take the lead score below 0' }]);
+      }
+    },
+
+    /** edit/lead-score and edit/add-star: set one number atomically. */
+    async setNumber(account: number, id: number, field: 'lead_score' | 'star_value', value: number): Promise<ContactDoc> {
+      const contact = await reload(account, id);
+      if (contact.type === 'COMPANY' && value !== 0) throw companyRefused(field === 'lead_score' ? 'lead score' : 'star value');
+      await Contact.updateOne({ _id: id, account }, { $set: { [field]: value, updated_time: nowSeconds() }, $inc: { rev: 1 } });
+      return reload(account, id);
+    },
+
+    /** C11 and edit-properties: each property replaces the one with its name and subtype, or is added. */
+    upsertProperties(account: number, id: number, properties: Property[]): Promise<ContactDoc> {
+      return edit(account, id, (current) => {
+        const next = [...current.properties];
+        for (const property of properties) {
+          const same = next.findIndex((p) => p.name === property.name && (p.subtype ?? '') === (property.subtype ?? ''));
+          if (same >= 0) next[same] = property;
+          else next.push(property);
+        }
+        return { properties: next };
+      });
+    },
+
+    /** C12. */
+    async changeOwner(account: number, id: number, owner: DomainUserDoc): Promise<ContactDoc> {
+      const written = await Contact.updateOne({ _id: id, account }, { $set: { owner: owner._id, updated_time: nowSeconds() }, $inc: { rev: 1 } });
+      if (!written.matchedCount) throw contactNotFound(`with id ${id}`);
+      return reload(account, id);
+    },
+
+    /** Search by the start of a name, email, company or title (case-sensitive, convention 4). */
+    search(account: number, q: string, type: string | undefined, params: { page_size: number; cursor?: string }): Promise<Page<ContactDoc>> {
+      const prefix = new RegExp(`^${q.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`);
+      const filter = {
+        ...(type && { type }),
+        properties: { $elemMatch: { name: { $in: ['first_name', 'last_name', 'name', 'email', 'company', 'title'] }, value: prefix } },
+      };
+      return options.pager.page(Contact, { account, ...filter }, params, `search:${account}:${type ?? ''}:${q}`);
+    },
+
+    requireByEmail,
+    reload,
+  };
+}
+
+export type ContactService = ReturnType<typeof contactService>;

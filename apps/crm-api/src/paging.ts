@@ -1,0 +1,60 @@
+import { CursorCodec, keysetAfter, markFirstAndLast, sortOf, takePage, type SortKey } from '@lib/paging';
+import { queryInt, z } from '@lib/validation';
+import type { Model } from 'mongoose';
+
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 200;
+
+/** `page_size` and `cursor` of convention 6. */
+export const pageParams = {
+  page_size: queryInt({ min: 1, max: MAX_PAGE_SIZE, description: `Items per page (default ${DEFAULT_PAGE_SIZE}, at most ${MAX_PAGE_SIZE})` }).default(
+    DEFAULT_PAGE_SIZE,
+  ),
+  cursor: z.string().min(1, 'must not be empty').max(1024).optional().meta({ description: 'The cursor of the last item of the previous page' }),
+};
+
+/** Creation order with the id as tie-breaker: stable while new records arrive. */
+const BY_CREATION: SortKey[] = [
+  { field: 'created_time', direction: 1 },
+  { field: '_id', direction: 1 },
+];
+const position = z.strictObject({ t: z.number(), id: z.number() });
+
+export interface Page<T> {
+  items: T[];
+  /** All records matching the filter, for `count` on the first item. */
+  count: number;
+  next?: string;
+}
+
+/**
+ * Keyset paging for every CRM list: fetches `page_size + 1` after the cursor's position, counts the
+ * matches, and signs the next cursor for exactly this list (`scope`), so it cannot be replayed
+ * on another list or account.
+ */
+export function crmPager(secret: string) {
+  const cursors = new CursorCodec(secret);
+  return {
+    async page<T extends { _id: number; created_time: number }>(
+      model: Model<T>,
+      filter: Record<string, unknown>,
+      params: { page_size: number; cursor?: string },
+      scope: string,
+    ): Promise<Page<T>> {
+      const after = params.cursor ? cursors.decode(params.cursor, position, scope) : undefined;
+      const query = after ? { $and: [filter, keysetAfter(BY_CREATION, [after.t, after.id])] } : filter;
+      const [count, fetched] = await Promise.all([
+        model.countDocuments(filter),
+        model.find(query).sort(sortOf(BY_CREATION)).limit(params.page_size + 1).lean<T[]>(),
+      ]);
+      const { items, hasMore } = takePage(fetched, params.page_size);
+      const last = items[items.length - 1];
+      return { items, count, next: hasMore ? cursors.encode({ t: last.created_time, id: last._id }, scope) : undefined };
+    },
+  };
+}
+
+export type CrmPager = ReturnType<typeof crmPager>;
+
+/** Convention 6 on the wire: `count` on the first item, `cursor` on the last when more follow. */
+export const shapePage = <V extends object>(views: V[], page: Page<unknown>) => markFirstAndLast(views, page.count, page.next);
