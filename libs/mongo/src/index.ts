@@ -3,3 +3,4 @@ export * from './counter';
 export * from './database';
 export * from './embedded';
 export * from './target';
+export * from './embedded-url-file';

@@ -35,6 +35,8 @@ export function accountService(connection: Connection) {
   return {
     ensureAccount,
 
+    findAccount: (domain: string) => Account.findOne({ domain }).lean<AccountDoc>(),
+
     async accountOf(user: DomainUserDoc): Promise<AccountDoc> {
       const account = await Account.findById(user.account).lean<AccountDoc>();
       if (!account) throw new Error(`account ${user.account} of user ${user._id} is missing`);

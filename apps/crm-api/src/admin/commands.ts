@@ -1,0 +1,70 @@
+import { parseArgs } from 'node:util';
+import type { AccountService } from '../accounts/account.service';
+
+export const USAGE = `Usage: npm run crm:admin -- <command> [options]
+
+  add-user    --domain <domain> --email <email> [--name <name>] [--admin]
+                                        add a user (and the account, if new); prints the user's API key
+  issue-key   --email <email>           give the user a new API key (the old one stops working); prints it
+  revoke-key  --email <email>           remove the user's API key: the user can no longer sign in
+  make-admin  --email <email>           make the user an admin
+  drop-admin  --email <email>           make the user a regular user
+  disable     --email <email>           refuse the user's credentials
+  enable      --email <email>           accept the user's credentials again
+  list-users  --domain <domain>         the users of an account
+
+The database is CRM_MONGO_URL or MONGO_URL; without either, the one \`npm start\` is running.`;
+
+function required(values: Record<string, unknown>, name: string): string {
+  const value = values[name];
+  if (typeof value !== 'string' || value === '') throw new Error(`--${name} is required\n\n${USAGE}`);
+  return value;
+}
+
+/** Runs one admin command; returns the lines to print. Throws with a message for bad input. */
+export async function runAdminCommand(argv: string[], accounts: AccountService): Promise<string[]> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { domain: { type: 'string' }, email: { type: 'string' }, name: { type: 'string' }, admin: { type: 'boolean' } },
+  });
+  const [command, ...extra] = positionals;
+  if (extra.length) throw new Error(`unexpected arguments: ${extra.join(' ')}\n\n${USAGE}`);
+  switch (command) {
+    case 'add-user': {
+      const { user, apiKey } = await accounts.addUser({
+        domain: required(values, 'domain'),
+        email: required(values, 'email'),
+        name: values.name,
+        admin: values.admin,
+      });
+      return [`added ${user.email} (id ${user._id}) to ${user.domain}${user.is_admin ? ' as admin' : ''}`, `API key: ${apiKey}`];
+    }
+    case 'issue-key': {
+      const email = required(values, 'email');
+      return [`new API key for ${email}: ${await accounts.issueKey(email)}`];
+    }
+    case 'revoke-key':
+      return [`revoked the API key of ${(await accounts.revokeKey(required(values, 'email'))).email}`];
+    case 'make-admin':
+      return [`${(await accounts.setAdmin(required(values, 'email'), true)).email} is now an admin`];
+    case 'drop-admin':
+      return [`${(await accounts.setAdmin(required(values, 'email'), false)).email} is no longer an admin`];
+    case 'disable':
+      return [`${(await accounts.setDisabled(required(values, 'email'), true)).email} is disabled`];
+    case 'enable':
+      return [`${(await accounts.setDisabled(required(values, 'email'), false)).email} is enabled`];
+    case 'list-users': {
+      const domain = required(values, 'domain');
+      const account = await accounts.findAccount(domain);
+      if (!account) throw new Error(`no account has the domain ${domain}`);
+      const users = await accounts.listUsers(account._id);
+      return users.map((u) => `${u._id}\t${u.email}\t${u.is_admin ? 'admin' : 'user'}${u.is_account_owner ? ', owner' : ''}${u.is_disabled ? ', disabled' : ''}${u.api_key_hash ? '' : ', no key'}`);
+    }
+    case undefined:
+    case 'help':
+      return [USAGE];
+    default:
+      throw new Error(`unknown command ${command}\n\n${USAGE}`);
+  }
+}

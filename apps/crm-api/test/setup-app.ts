@@ -1,0 +1,79 @@
+import { useServiceApp } from '@lib/http/testing';
+import request from 'supertest';
+import { accountModel } from '../src/accounts/account.model';
+import { accountService } from '../src/accounts/account.service';
+import { createApp } from '../src/app';
+import { contactModel, emailClaimModel } from '../src/contacts/contact.model';
+
+export const TEST_CURSOR_SECRET = 'crm-test-cursor-secret-0123456789';
+
+export interface TestUser {
+  id: number;
+  account: number;
+  email: string;
+  apiKey: string;
+  /** `Authorization` header value for this user. */
+  auth: string;
+}
+
+/**
+ * A CRM app on this test file's own database, emptied before each test, plus helpers to make
+ * accounts and users and to call the API as them.
+ */
+export function setupCrmApp(options: { contactLimit?: number } = {}) {
+  const service = useServiceApp((deps) => createApp({ ...deps, contactLimit: options.contactLimit ?? 1000, cursorSecret: TEST_CURSOR_SECRET }));
+
+  const ctx = {
+    get app() {
+      return service.app;
+    },
+    get connection() {
+      return service.connection;
+    },
+    get Contact() {
+      return contactModel(service.connection);
+    },
+    get Account() {
+      return accountModel(service.connection);
+    },
+    get EmailClaim() {
+      return emailClaimModel(service.connection);
+    },
+    accounts: () => accountService(service.connection),
+
+    /** A user of the account `domain` (made if new), with a fresh API key. */
+    async user(domain: string, email: string, options: { admin?: boolean } = {}): Promise<TestUser> {
+      const { user, apiKey } = await ctx.accounts().addUser({ domain, email, admin: options.admin });
+      return { id: user._id, account: user.account, email, apiKey, auth: `Basic ${Buffer.from(`${email}:${apiKey}`).toString('base64')}` };
+    },
+
+    /** supertest agent methods that send the user's credentials and ask for JSON. */
+    as(user: TestUser) {
+      const agent = request(service.app);
+      const withAuth = (test: request.Test) => test.set('Authorization', user.auth).set('Accept', 'application/json');
+      return {
+        get: (path: string) => withAuth(agent.get(path)),
+        post: (path: string) => withAuth(agent.post(path)),
+        put: (path: string) => withAuth(agent.put(path)),
+        delete: (path: string) => withAuth(agent.delete(path)),
+      };
+    },
+  };
+  return ctx;
+}
+
+/** Properties of a person with a first name and (optionally) an email. */
+export function person(firstName: string, email?: string, extra: object = {}) {
+  return {
+    properties: [
+      { type: 'SYSTEM', name: 'first_name', value: firstName },
+      ...(email ? [{ type: 'SYSTEM', name: 'email', subtype: 'work', value: email }] : []),
+    ],
+    ...extra,
+  };
+}
+
+/** A company named `name`. */
+export function company(name: string, extra: object = {}) {
+  return { type: 'COMPANY', properties: [{ type: 'SYSTEM', name: 'name', value: name }], ...extra };
+}
