@@ -27,10 +27,13 @@ function binaryPath(): string {
  * Starts the embedded, in-memory MongoDB-compatible server (a native binary shipped in an npm
  * package, nothing downloaded). Data lives only as long as the process.
  */
-export function startEmbeddedMongo(options: { port?: number; timeoutMs?: number } = {}): Promise<EmbeddedMongo> {
+export function startEmbeddedMongo(options: { port?: number; timeoutMs?: number; ownProcessGroup?: boolean } = {}): Promise<EmbeddedMongo> {
   const { port = 0, timeoutMs = 20_000 } = options;
   const child: ChildProcess = spawn(binaryPath(), ['--host=127.0.0.1', `--port=${port}`, '--database=test'], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    // out of the terminal's process group, a Ctrl-C reaches only the caller, which stops the
+    // server after its apps have drained
+    detached: options.ownProcessGroup ?? false,
   });
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);

@@ -21,6 +21,9 @@ export const SERVICES: readonly ServiceEntry[] = [
   { name: 'users-api', subdomain: 'users', portEnv: 'USERS_PORT', defaultPort: 3004, envPrefix: 'USERS', database: 'users' },
 ];
 
+/** Probe paths every app answers; like the public ingress, the gateway does not route them. */
+export const INTERNAL_PATHS: readonly string[] = ['/healthz', '/readyz'];
+
 export const GATEWAY = { portEnv: 'GATEWAY_PORT', defaultPort: 8080, domainEnv: 'GATEWAY_DOMAIN', defaultDomain: 'localhost' } as const;
 
 /** The port a service listens on locally, from its env var or the default. */

@@ -1,0 +1,197 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, get } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { ServiceEntry } from '@lib/services';
+import { startDevEnvironment, type DevEnvironment } from './dev-environment';
+
+// Stand-ins for the built apps and gateway: same env contract (PORT, MONGO_URL, SIGTERM drains).
+const STUB_APP = `
+const http = require('node:http');
+const name = require('node:path').basename(__dirname);
+const server = http.createServer((req, res) => {
+  if (req.url === '/readyz') return res.writeHead((process.env.STUB_NOT_READY || '').includes(name) ? 503 : 200).end();
+  if (req.url === '/crash') { console.error(name + ' crashing'); process.exit(3); }
+  res.end(JSON.stringify({ name, port: process.env.PORT, mongoUrl: process.env.MONGO_URL }));
+});
+server.listen(Number(process.env.PORT), '127.0.0.1', () => console.log(name + ' listening'));
+process.on('SIGTERM', () => { console.log(name + ' draining'); server.close(() => process.exit(0)); });
+`;
+const STUB_GATEWAY = `
+const server = require('node:http').createServer((req, res) => res.writeHead(421).end());
+server.listen(Number(process.env.GATEWAY_PORT), '127.0.0.1');
+process.on('SIGTERM', () => server.close(() => process.exit(0)));
+`;
+
+const row = (name: string, subdomain: string): ServiceEntry => ({
+  name,
+  subdomain,
+  defaultPort: 1,
+  portEnv: `${subdomain.toUpperCase()}_PORT`,
+  envPrefix: subdomain.toUpperCase(),
+  database: subdomain,
+});
+const services = [row('alpha-api', 'alpha'), row('beta-api', 'beta')];
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+function fetchText(port: number, urlPath: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    get({ host: '127.0.0.1', port, path: urlPath, agent: false }, (res) => {
+      let body = '';
+      res.on('data', (chunk) => (body += chunk));
+      res.on('end', () => resolve(body));
+    }).on('error', reject);
+  });
+}
+
+const refused = (port: number) => fetchText(port, '/').then(() => false, (err: NodeJS.ErrnoException) => err.code === 'ECONNREFUSED');
+
+let root: string;
+let ports: { alpha: number; beta: number; gateway: number };
+let env: NodeJS.ProcessEnv;
+let running: DevEnvironment | undefined;
+
+beforeEach(async () => {
+  root = await mkdtemp(path.join(tmpdir(), 'dev-runner-'));
+  ports = { alpha: await freePort(), beta: await freePort(), gateway: await freePort() };
+  env = { PATH: process.env.PATH, ALPHA_PORT: String(ports.alpha), BETA_PORT: String(ports.beta), GATEWAY_PORT: String(ports.gateway) };
+});
+
+afterEach(async () => {
+  if (running) {
+    running.stop();
+    await running.finished;
+    running = undefined;
+  }
+  await rm(root, { recursive: true, force: true });
+});
+
+async function build(...names: string[]): Promise<void> {
+  for (const name of names) {
+    const dir = name === 'gateway' ? path.join(root, 'dist/tools/gateway') : path.join(root, 'dist/apps', name);
+    await mkdir(dir, { recursive: true });
+    await writeFile(path.join(dir, 'main.js'), name === 'gateway' ? STUB_GATEWAY : STUB_APP);
+  }
+}
+
+function start(options: { readyTimeoutMs?: number } = {}) {
+  const lines: string[] = [];
+  const waiters: { text: string; resolve(): void }[] = [];
+  const record = (line: string) => {
+    lines.push(line);
+    waiters.filter((w) => line.includes(w.text)).forEach((w) => w.resolve());
+  };
+  const embedded = { starts: 0, stops: 0 };
+  running = startDevEnvironment({
+    root,
+    env,
+    services,
+    graceMs: 2_000,
+    readyTimeoutMs: options.readyTimeoutMs ?? 10_000,
+    startEmbedded: async () => {
+      embedded.starts += 1;
+      return { uri: 'mongodb://127.0.0.1:27999/', stop: async () => void (embedded.stops += 1) };
+    },
+    output: {
+      info: (line) => record(`info ${line}`),
+      summary: (summary) => summary.forEach((line) => record(`summary ${line}`)),
+      error: (line) => record(`error ${line}`),
+      child: (name, stream, line) => record(`${name} ${stream} ${line}`),
+    },
+  });
+  const printed = (text: string) =>
+    new Promise<void>((resolve) => {
+      if (lines.some((line) => line.includes(text))) return resolve();
+      waiters.push({ text, resolve });
+    });
+  return { env: running, lines, embedded, printed };
+}
+
+describe('startDevEnvironment', () => {
+  it('starts the apps on the embedded database, then the gateway, prints the URLs and stops cleanly', async () => {
+    await build('alpha-api', 'beta-api', 'gateway');
+    const { env: dev, lines, embedded, printed } = start();
+    await printed('press Ctrl-C to stop');
+
+    expect(embedded.starts).toBe(1);
+    expect(lines).toContain('info database: alpha-api, beta-api use the embedded in-memory server at mongodb://127.0.0.1:27999/ (data is lost at exit; set MONGO_URL for a real MongoDB)');
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        'alpha-api stdout alpha-api listening',
+        `summary alpha-api  http://localhost:${ports.alpha}  http://alpha.localhost:${ports.gateway}`,
+        `summary beta-api   http://localhost:${ports.beta}  http://beta.localhost:${ports.gateway}`,
+        `summary gateway    http://localhost:${ports.gateway}`,
+      ]),
+    );
+    expect(JSON.parse(await fetchText(ports.beta, '/'))).toEqual({ name: 'beta-api', port: String(ports.beta), mongoUrl: 'mongodb://127.0.0.1:27999/' });
+    expect(await fetchText(ports.gateway, '/')).toBe('');
+
+    // Under npm a Ctrl-C arrives twice; the second must not change anything.
+    dev.stop();
+    dev.stop();
+    expect(await dev.finished).toBe(0);
+    running = undefined;
+    expect(lines).toEqual(expect.arrayContaining(['alpha-api stdout alpha-api draining', 'beta-api stdout beta-api draining', 'info stopped']));
+    expect(lines.filter((line) => line.startsWith('info stopping'))).toEqual(['info stopping alpha-api, beta-api, gateway']);
+    expect(lines.filter((line) => line.startsWith('error'))).toEqual([]);
+    expect(embedded.stops).toBe(1);
+    expect(await Promise.all([refused(ports.alpha), refused(ports.beta), refused(ports.gateway)])).toEqual([true, true, true]);
+  });
+
+  it('uses MONGO_URL when set and starts no embedded server', async () => {
+    await build('alpha-api', 'beta-api');
+    env.MONGO_URL = 'mongodb://db.example:27017/';
+    const { lines, embedded, printed } = start();
+    await printed('press Ctrl-C to stop');
+    expect(embedded.starts).toBe(0);
+    expect(lines).toContain('info database: alpha-api, beta-api use MONGO_URL (mongodb://db.example:27017/)');
+    expect(JSON.parse(await fetchText(ports.alpha, '/')).mongoUrl).toBe('mongodb://db.example:27017/');
+    expect(lines.some((line) => line.includes('the gateway is not built'))).toBe(true);
+  });
+
+  it('stops everything with exit code 1 when an app dies', async () => {
+    await build('alpha-api', 'beta-api', 'gateway');
+    const { env: dev, lines, embedded, printed } = start();
+    await printed('press Ctrl-C to stop');
+    await fetchText(ports.alpha, '/crash').catch(() => undefined);
+
+    expect(await dev.finished).toBe(1);
+    running = undefined;
+    const crash = lines.indexOf('alpha-api stderr alpha-api crashing');
+    const report = lines.indexOf('error alpha-api exited with code 3; stopping everything');
+    expect(crash).toBeGreaterThanOrEqual(0);
+    expect(report).toBeGreaterThan(crash);
+    expect(lines).toContain('beta-api stdout beta-api draining');
+    expect(embedded.stops).toBe(1);
+    expect(await Promise.all([refused(ports.beta), refused(ports.gateway)])).toEqual([true, true]);
+  });
+
+  it('stops everything with exit code 1 when an app does not get ready in time', async () => {
+    await build('alpha-api', 'beta-api', 'gateway');
+    env.STUB_NOT_READY = 'beta-api';
+    const { env: dev, lines } = start({ readyTimeoutMs: 500 });
+
+    expect(await dev.finished).toBe(1);
+    running = undefined;
+    expect(lines).toContain(`error beta-api did not get ready: http://127.0.0.1:${ports.beta}/readyz was not ready within 500 ms (last answer: HTTP 503)`);
+    expect(lines.some((line) => line.includes('press Ctrl-C'))).toBe(false);
+    expect(lines.some((line) => line.startsWith('gateway'))).toBe(false);
+    expect(await refused(ports.alpha)).toBe(true);
+  });
+
+  it('fails with a clear message when nothing is built', async () => {
+    const { env: dev, lines, embedded } = start();
+    expect(await dev.finished).toBe(1);
+    running = undefined;
+    expect(lines).toEqual(['error no app is built: run npx nx run-many -t build']);
+    expect(embedded.starts).toBe(0);
+  });
+});

@@ -1,0 +1,125 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { EMBEDDED_URL_FILE, startEmbeddedMongo, type EmbeddedMongo } from '@lib/mongo';
+import type { ServiceEntry } from '@lib/services';
+import { chooseDatabases, describeDatabases } from './database-lane';
+import { planLaunch, summaryLines, type LaunchItem } from './launch-plan';
+import { Supervisor, describeExit } from './supervisor';
+import { waitForHttp } from './wait-ready';
+
+export interface Output {
+  /** A line from the runner itself. */
+  info(line: string): void;
+  /** The lines naming each service and its URLs, meant to be printed as they are. */
+  summary(lines: string[]): void;
+  error(line: string): void;
+  /** A line from a child process. */
+  child(name: string, stream: 'stdout' | 'stderr', line: string): void;
+}
+
+export interface DevEnvironmentOptions {
+  /** Workspace root, holding dist/. */
+  root: string;
+  env: NodeJS.ProcessEnv;
+  output: Output;
+  services?: readonly ServiceEntry[];
+  readyTimeoutMs?: number;
+  /** How long a child may take to stop after SIGTERM. */
+  graceMs?: number;
+  startEmbedded?: () => Promise<EmbeddedMongo>;
+}
+
+export interface DevEnvironment {
+  /** Stops everything (exit code 0); later calls do nothing. */
+  stop(): void;
+  /** The exit code, once everything has stopped: 0 after stop(), 1 after a failure. */
+  finished: Promise<number>;
+}
+
+/**
+ * `npm start`: one database lane, every built app, then the gateway; waits until all are ready
+ * and prints their URLs. Any child dying or not getting ready stops the rest.
+ */
+export function startDevEnvironment(options: DevEnvironmentOptions): DevEnvironment {
+  const { output, env, readyTimeoutMs = 30_000 } = options;
+  const aborted = new AbortController();
+  const supervisor = new Supervisor({
+    graceMs: options.graceMs,
+    output: output.child,
+    onUnexpectedExit: (name, exit) => shutdown(1, `${name} ${describeExit(exit)}; stopping everything`),
+  });
+  let embedded: Promise<EmbeddedMongo | undefined> = Promise.resolve(undefined);
+  let finish!: (code: number) => void;
+  const finished = new Promise<number>((resolve) => (finish = resolve));
+
+  async function boot(): Promise<void> {
+    const plan = planLaunch({ root: options.root, env, services: options.services });
+    if (plan.apps.length === 0) throw new Error('no app is built: run npx nx run-many -t build');
+    plan.missing.forEach((warning) => output.info(`warning: ${warning}`));
+
+    const databases = chooseDatabases(plan.services, env);
+    let mongoUrl: string | undefined;
+    if (databases.embedded.length > 0) {
+      embedded = (options.startEmbedded ?? (() => startEmbeddedMongo({ ownProcessGroup: true })))();
+      mongoUrl = (await embedded)?.uri;
+      if (mongoUrl) {
+        // lets `npm run crm:admin` in another terminal reach this in-memory database
+        mkdirSync(path.dirname(EMBEDDED_URL_FILE), { recursive: true });
+        writeFileSync(EMBEDDED_URL_FILE, `${mongoUrl}\n`);
+      }
+    }
+    describeDatabases(databases, mongoUrl).forEach((line) => output.info(line));
+
+    const embeddedEnv: Record<string, string> = mongoUrl ? { MONGO_URL: mongoUrl } : {};
+    for (const app of plan.apps) launch(app, databases.embedded.includes(app.name) ? embeddedEnv : {});
+    await Promise.all(plan.apps.map((app) => waitUntilReady(app)));
+    if (plan.gateway) {
+      launch(plan.gateway, {});
+      await waitUntilReady(plan.gateway);
+    }
+    output.info('ready:');
+    output.summary(summaryLines(plan.gateway ? [...plan.apps, plan.gateway] : plan.apps));
+    output.info('press Ctrl-C to stop');
+  }
+
+  function launch(item: LaunchItem, extraEnv: Record<string, string>): void {
+    aborted.signal.throwIfAborted();
+    supervisor.start({ name: item.name, args: ['--enable-source-maps', item.script], env: { ...env, ...item.env, ...extraEnv } });
+  }
+
+  async function waitUntilReady(item: LaunchItem): Promise<void> {
+    const isReady = item.ready.anyStatus ? () => true : (status: number) => status === 200;
+    try {
+      await waitForHttp(item.ready.url, { timeoutMs: readyTimeoutMs, isReady, signal: aborted.signal });
+    } catch (err) {
+      if (aborted.signal.aborted) throw err;
+      throw new Error(`${item.name} did not get ready: ${(err as Error).message}`);
+    }
+  }
+
+  let stopping = false;
+  function shutdown(code: number, reason?: string): void {
+    // Repeats are expected: under `npm start` a Ctrl-C arrives from the terminal and again from npm.
+    if (stopping) return;
+    stopping = true;
+    aborted.abort();
+    if (reason) output.error(reason);
+    const running = supervisor.running();
+    if (running.length > 0) output.info(`stopping ${running.join(', ')}`);
+    void (async () => {
+      for (const stopped of await supervisor.stopAll()) {
+        if (stopped.forced) output.error(`${stopped.name} did not stop within the grace period and was killed`);
+      }
+      // Waits for a server still starting, so it cannot outlive us.
+      await embedded.then((db) => db?.stop()).catch(() => undefined);
+      rmSync(EMBEDDED_URL_FILE, { force: true });
+      if (running.length > 0) output.info('stopped');
+      finish(code);
+    })();
+  }
+
+  boot().catch((err: Error) => {
+    if (!stopping) shutdown(1, err.message);
+  });
+  return { stop: () => shutdown(0), finished };
+}

@@ -1,0 +1,81 @@
+import path from 'node:path';
+import { SERVICES, type ServiceEntry } from '@lib/services';
+import { planLaunch, summaryLines } from './launch-plan';
+
+const root = '/repo';
+const built = (...relative: string[]) => {
+  const files = new Set(relative.map((r) => path.join(root, r)));
+  return (file: string) => files.has(file);
+};
+const row = (name: string, subdomain: string, defaultPort: number): ServiceEntry => ({
+  name,
+  subdomain,
+  defaultPort,
+  portEnv: `${subdomain.toUpperCase()}_PORT`,
+  envPrefix: subdomain.toUpperCase(),
+  database: subdomain,
+});
+// Its own table, so the tests hold while the real one grows.
+const services = [row('articles-api', 'articles', 3002), row('users-api', 'users', 3004)];
+const everything = built(...services.map((s) => `dist/apps/${s.name}/main.js`), 'dist/tools/gateway/main.js');
+
+describe('planLaunch', () => {
+  it('reads the shared service table unless given another', () => {
+    const plan = planLaunch({ root, env: {}, exists: () => true });
+    expect(plan.apps.map((a) => a.name)).toEqual(SERVICES.map((s) => s.name));
+    expect(plan.apps.map((a) => a.port)).toEqual(SERVICES.map((s) => s.defaultPort));
+  });
+
+  it('runs every built app on its port, then the gateway', () => {
+    const plan = planLaunch({ root, env: {}, services, exists: everything });
+    expect(plan.missing).toEqual([]);
+    expect(plan.apps.map((a) => a.name)).toEqual(['articles-api', 'users-api']);
+    const articles = plan.apps.find((a) => a.name === 'articles-api')!;
+    expect(articles).toEqual({
+      name: 'articles-api',
+      script: path.join(root, 'dist/apps/articles-api/main.js'),
+      port: 3002,
+      ready: { url: 'http://127.0.0.1:3002/readyz', anyStatus: false },
+      env: { PORT: '3002' },
+      urls: ['http://localhost:3002', 'http://articles.localhost:8080'],
+    });
+    expect(plan.gateway).toMatchObject({ port: 8080, ready: { url: 'http://127.0.0.1:8080/', anyStatus: true }, urls: ['http://localhost:8080'] });
+  });
+
+  it('follows the port and domain variables', () => {
+    const plan = planLaunch({ root, env: { ARTICLES_PORT: '4002', GATEWAY_PORT: '80', GATEWAY_DOMAIN: 'dev.test' }, services, exists: everything });
+    const articles = plan.apps.find((a) => a.name === 'articles-api')!;
+    expect(articles.env).toEqual({ PORT: '4002' });
+    expect(articles.urls).toEqual(['http://localhost:4002', 'http://articles.dev.test']);
+  });
+
+  it('warns about and skips what is not built', () => {
+    const plan = planLaunch({ root, env: {}, services, exists: built('dist/apps/users-api/main.js') });
+    expect(plan.apps.map((a) => a.name)).toEqual(['users-api']);
+    expect(plan.services.map((s) => s.name)).toEqual(['users-api']);
+    expect(plan.gateway).toBeUndefined();
+    expect(plan.missing).toEqual([
+      'articles-api is not built (dist/apps/articles-api/main.js is missing): skipping it; build with npx nx build articles-api',
+      'the gateway is not built (dist/tools/gateway/main.js is missing): skipping it; build with npx nx build gateway',
+    ]);
+  });
+
+  it('rejects clashing and malformed ports before starting anything', () => {
+    expect(() => planLaunch({ root, env: { USERS_PORT: '8080' }, services, exists: everything })).toThrow(
+      'users-api (USERS_PORT) and gateway (GATEWAY_PORT) both want port 8080',
+    );
+    expect(() => planLaunch({ root, env: { ARTICLES_PORT: '3004' }, services, exists: everything })).toThrow('both want port 3004');
+    expect(() => planLaunch({ root, env: { GATEWAY_PORT: 'x' }, services, exists: everything })).toThrow('GATEWAY_PORT');
+  });
+
+});
+
+describe('summaryLines', () => {
+  it('aligns names and lists the URLs', () => {
+    const plan = planLaunch({ root, env: {}, services, exists: everything });
+    const lines = summaryLines([...plan.apps, plan.gateway!]);
+    expect(lines).toContain('articles-api  http://localhost:3002  http://articles.localhost:8080');
+    expect(lines).toContain('users-api     http://localhost:3004  http://users.localhost:8080');
+    expect(lines[lines.length - 1]).toBe('gateway       http://localhost:8080');
+  });
+});

@@ -1,0 +1,87 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { GATEWAY, SERVICES, localPort, type ServiceEntry } from '@lib/services';
+
+export interface LaunchItem {
+  name: string;
+  /** Absolute path of the built entry point. */
+  script: string;
+  port: number;
+  /** Polled until it answers; `anyStatus` when any HTTP answer means ready (the gateway has no /readyz). */
+  ready: { url: string; anyStatus: boolean };
+  /** Extra env for this child, on top of the runner's env. */
+  env: Record<string, string>;
+  urls: string[];
+}
+
+export interface LaunchPlan {
+  apps: LaunchItem[];
+  gateway?: LaunchItem;
+  /** Built entry points that are missing, as warnings. */
+  missing: string[];
+  services: ServiceEntry[];
+}
+
+export interface PlanOptions {
+  root: string;
+  env: NodeJS.ProcessEnv;
+  services?: readonly ServiceEntry[];
+  exists?: (file: string) => boolean;
+}
+
+function hostUrl(host: string, port: number): string {
+  return port === 80 ? `http://${host}` : `http://${host}:${port}`;
+}
+
+/** What `npm start` runs: every built app on its local port, then the gateway. Throws on bad or clashing ports. */
+export function planLaunch({ root, env, services = SERVICES, exists = existsSync }: PlanOptions): LaunchPlan {
+  const gatewayPort = localPort(GATEWAY, env);
+  const domain = env[GATEWAY.domainEnv] || GATEWAY.defaultDomain;
+  const plan: LaunchPlan = { apps: [], missing: [], services: [] };
+  const portOwners = new Map<number, string>([[gatewayPort, `gateway (${GATEWAY.portEnv})`]]);
+
+  for (const service of services) {
+    const port = localPort(service, env);
+    const owner = portOwners.get(port);
+    if (owner) throw new Error(`${service.name} (${service.portEnv}) and ${owner} both want port ${port}`);
+    portOwners.set(port, `${service.name} (${service.portEnv})`);
+
+    const relative = path.join('dist', 'apps', service.name, 'main.js');
+    const script = path.join(root, relative);
+    if (!exists(script)) {
+      plan.missing.push(`${service.name} is not built (${relative} is missing): skipping it; build with npx nx build ${service.name}`);
+      continue;
+    }
+    plan.services.push(service);
+    plan.apps.push({
+      name: service.name,
+      script,
+      port,
+      ready: { url: `http://127.0.0.1:${port}/readyz`, anyStatus: false },
+      env: { PORT: String(port) },
+      urls: [hostUrl('localhost', port), hostUrl(`${service.subdomain}.${domain}`, gatewayPort)],
+    });
+  }
+
+  const gatewayRelative = path.join('dist', 'tools', 'gateway', 'main.js');
+  const gatewayScript = path.join(root, gatewayRelative);
+  if (exists(gatewayScript)) {
+    plan.gateway = {
+      name: 'gateway',
+      script: gatewayScript,
+      port: gatewayPort,
+      ready: { url: `http://127.0.0.1:${gatewayPort}/`, anyStatus: true },
+      env: {},
+      urls: [hostUrl('localhost', gatewayPort)],
+    };
+  } else {
+    plan.missing.push(`the gateway is not built (${gatewayRelative} is missing): skipping it; build with npx nx build gateway`);
+  }
+  return plan;
+}
+
+/** `articles-api  http://localhost:3002  http://articles.localhost:8080`, names aligned. */
+export function summaryLines(items: LaunchItem[]): string[] {
+  const width = Math.max(0, ...items.map((item) => item.name.length));
+  return items.map((item) => [item.name.padEnd(width), ...item.urls].join('  '));
+}

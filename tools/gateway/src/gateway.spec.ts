@@ -1,0 +1,200 @@
+import { once } from 'node:events';
+import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ServiceEntry } from '@lib/services';
+import supertest from 'supertest';
+import { createGateway } from './gateway';
+
+interface Echo {
+  service: string;
+  method: string;
+  url: string;
+  body: string;
+  headers: IncomingHttpHeaders;
+}
+
+/** An upstream that answers every request with what it received. */
+function echoServer(service: string): Server {
+  return createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (body += chunk));
+    req.on('end', () => {
+      const echo: Echo = { service, method: req.method ?? '', url: req.url ?? '', body, headers: req.headers };
+      res.writeHead(201, { 'Content-Type': 'application/json', 'X-Upstream': service });
+      res.end(JSON.stringify(echo));
+    });
+  });
+}
+
+async function listen(server: Server): Promise<number> {
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return (server.address() as AddressInfo).port;
+}
+
+function rejectAfter(ms: number, message: string): Promise<never> {
+  return new Promise((_resolve, reject) => setTimeout(() => reject(new Error(message)), ms).unref());
+}
+
+const close = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
+
+const row = (name: string, subdomain: string, defaultPort: number): ServiceEntry => ({
+  name,
+  subdomain,
+  defaultPort,
+  portEnv: `${subdomain.toUpperCase()}_PORT`,
+  envPrefix: subdomain.toUpperCase(),
+  database: subdomain,
+});
+
+describe('gateway', () => {
+  const articles = echoServer('articles');
+  const users = echoServer('users');
+  const ports = new Map<string, number>();
+  let unusedPort: number;
+  let gateway: Server;
+  const errors: string[] = [];
+
+  beforeAll(async () => {
+    ports.set('articles-api', await listen(articles));
+    ports.set('users-api', await listen(users));
+    // A port that was free a moment ago: nothing answers there.
+    const probe = createServer();
+    unusedPort = await listen(probe);
+    await close(probe);
+    ports.set('news-api', unusedPort);
+
+    gateway = createGateway({
+      services: [row('articles-api', 'articles', 1), row('users-api', 'users', 2), row('news-api', 'news', 3)],
+      domain: 'localhost',
+      resolvePort: (service) => ports.get(service.name) ?? 0,
+      onProxyError: (service, err) => errors.push(`${service.name}:${err.code}`),
+    });
+  });
+
+  afterAll(async () => {
+    await Promise.all([close(articles), close(users)]);
+  });
+
+  it('routes by host, keeping method, path and query', async () => {
+    const res = await supertest(gateway).get('/articles/7?page_size=2&q=a%20b').set('Host', 'articles.localhost:8080');
+    expect(res.status).toBe(201);
+    expect(res.headers['x-upstream']).toBe('articles');
+    expect(res.body).toMatchObject({ service: 'articles', method: 'GET', url: '/articles/7?page_size=2&q=a%20b' });
+
+    const other = await supertest(gateway).delete('/users/1').set('Host', 'users.localhost');
+    expect(other.body).toMatchObject({ service: 'users', method: 'DELETE', url: '/users/1' });
+  });
+
+  it('passes the request body and sets forwarding headers', async () => {
+    const res = await supertest(gateway)
+      .post('/users?x=1')
+      .set('Host', 'users.localhost:8080')
+      .set('Content-Type', 'application/json')
+      .send({ name: 'Ada', tags: ['a', 'b'] });
+    const echo = res.body as Echo;
+    expect(echo).toMatchObject({ service: 'users', method: 'POST', url: '/users?x=1' });
+    expect(JSON.parse(echo.body)).toEqual({ name: 'Ada', tags: ['a', 'b'] });
+    expect(echo.headers['content-type']).toBe('application/json');
+    expect(echo.headers.host).toBe('users.localhost:8080');
+    expect(echo.headers['x-forwarded-host']).toBe('users.localhost:8080');
+    expect(echo.headers['x-forwarded-proto']).toBe('http');
+    expect(echo.headers['x-forwarded-for']).toMatch(/127\.0\.0\.1/);
+  });
+
+  it('does not route the probe paths, like the public ingress', async () => {
+    for (const path of ['/healthz', '/readyz?x=1']) {
+      const res = await supertest(gateway).get(path).set('Host', 'articles.localhost');
+      expect(res.status).toBe(404);
+      expect(res.body.error.code).toBe('not_routed');
+      expect(res.headers['x-upstream']).toBeUndefined();
+    }
+  });
+
+  it('matches the host case-insensitively', async () => {
+    const res = await supertest(gateway).get('/').set('Host', 'ARTICLES.LocalHost:8080');
+    expect(res.body).toMatchObject({ service: 'articles' });
+  });
+
+  it('answers 421 with the known hosts for an unknown host', async () => {
+    const res = await supertest(gateway).get('/articles').set('Host', 'crm.example.com');
+    expect(res.status).toBe(421);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.body).toEqual({
+      error: {
+        code: 'unknown_host',
+        message: 'No service for host "crm.example.com"; known hosts: articles.localhost, users.localhost, news.localhost',
+      },
+    });
+  });
+
+  it('answers 421 for a bare domain and for a request without a Host header', async () => {
+    const bare = await supertest(gateway).get('/').set('Host', 'localhost:8080');
+    expect(bare.status).toBe(421);
+    expect(bare.body.error.message).toMatch(/^No service for host "localhost:8080"/);
+
+    // HTTP/1.0 allows a request without Host; Node's client adds one unless told not to.
+    const port = await listen(gateway);
+    try {
+      const res = await new Promise<{ status?: number; body: string }>((resolve, reject) => {
+        const req = request({ port, host: '127.0.0.1', path: '/', setHost: false }, (response) => {
+          let body = '';
+          response.on('data', (chunk) => (body += chunk));
+          response.on('end', () => resolve({ status: response.statusCode, body }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      expect(res.status).toBe(421);
+      expect(JSON.parse(res.body).error.message).toMatch(/^No service for host ""; known hosts: /);
+    } finally {
+      await close(gateway);
+    }
+  });
+
+  it('answers 502 without details when the upstream is down', async () => {
+    const res = await supertest(gateway).get('/news').set('Host', 'news.localhost');
+    expect(res.status).toBe(502);
+    expect(res.body).toEqual({ error: { code: 'bad_gateway', message: 'news-api is not reachable' } });
+    expect(errors).toContain('news-api:ECONNREFUSED');
+  });
+
+  it('answers 502 when the upstream drops the connection, and keeps serving', async () => {
+    const dropping = createServer((req) => req.socket.destroy());
+    ports.set('news-api', await listen(dropping));
+    try {
+      const res = await supertest(gateway).get('/news').set('Host', 'news.localhost');
+      expect(res.status).toBe(502);
+      expect(res.body).toEqual({ error: { code: 'bad_gateway', message: 'news-api failed to answer' } });
+    } finally {
+      ports.set('news-api', unusedPort);
+      await close(dropping);
+    }
+    const after = await supertest(gateway).get('/').set('Host', 'users.localhost');
+    expect(after.status).toBe(201);
+  });
+
+  it('cancels the upstream request when the client hangs up', async () => {
+    let upstreamClosed!: () => void;
+    const closed = new Promise<void>((resolve) => (upstreamClosed = resolve));
+    // Never answers; records when the gateway abandons the request.
+    const slow = createServer((_req, res) => res.on('close', upstreamClosed));
+    ports.set('news-api', await listen(slow));
+    const port = await listen(gateway);
+    try {
+      const client = request({ port, host: '127.0.0.1', path: '/slow', headers: { Host: 'news.localhost' } });
+      client.on('error', () => undefined);
+      client.end();
+      // Give the gateway time to connect upstream, then hang up.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      client.destroy();
+      await Promise.race([closed, rejectAfter(3_000, 'the upstream request was left running')]);
+    } finally {
+      ports.set('news-api', unusedPort);
+      slow.closeAllConnections();
+      gateway.closeAllConnections();
+      await Promise.all([close(slow), close(gateway)]);
+    }
+  });
+});

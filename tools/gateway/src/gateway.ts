@@ -1,0 +1,55 @@
+import { createServer, type ClientRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import httpProxy from 'http-proxy';
+import { INTERNAL_PATHS, serviceForHost, type ServiceEntry } from '@lib/services';
+import { sendJsonError } from './json-error';
+
+export interface GatewayOptions {
+  services: readonly ServiceEntry[];
+  /** Hosts are `<subdomain>.<domain>`, e.g. `articles.localhost`. */
+  domain: string;
+  /** The local port a service listens on. */
+  resolvePort(service: ServiceEntry): number;
+  /** Told about upstream failures (the client only gets a 502). */
+  onProxyError?(service: ServiceEntry, err: NodeJS.ErrnoException): void;
+}
+
+const UNREACHABLE = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EADDRNOTAVAIL']);
+
+/**
+ * The local stand-in for the ingress: routes each request by its Host header to the service on
+ * 127.0.0.1, adding X-Forwarded-For/Proto/Port/Host. Returns a server that is not listening yet.
+ */
+export function createGateway(options: GatewayOptions): Server {
+  const { services, domain, resolvePort, onProxyError } = options;
+  const knownHosts = services.map((s) => `${s.subdomain}.${domain}`.toLowerCase()).join(', ');
+  const proxy = httpProxy.createProxyServer({ xfwd: true });
+
+  // http-proxy 1.18 listens for the request's 'aborted' event, which Node >= 16 no longer emits once
+  // the body was read, so a client that hangs up would leave the upstream request running.
+  proxy.on('proxyReq', (proxyReq: ClientRequest, _req: IncomingMessage, res: ServerResponse) => {
+    res.once('close', () => {
+      if (!res.writableFinished) proxyReq.destroy();
+    });
+  });
+
+  // requireHostHeader off: a request without Host gets our 421, not Node's bare 400.
+  return createServer({ requireHostHeader: false }, (req, res) => {
+    const host = req.headers.host ?? '';
+    const service = serviceForHost(host, domain, services);
+    if (!service) {
+      sendJsonError(res, 421, 'unknown_host', `No service for host "${host}"; known hosts: ${knownHosts}`);
+      return;
+    }
+    const path = (req.url ?? '/').split('?')[0];
+    if (INTERNAL_PATHS.includes(path)) {
+      sendJsonError(res, 404, 'not_routed', `${path} is a probe path: ask the service on its own port`);
+      return;
+    }
+    proxy.web(req, res, { target: `http://127.0.0.1:${resolvePort(service)}` }, (err: NodeJS.ErrnoException) => {
+      if (res.destroyed) return; // the client left; nothing to report
+      onProxyError?.(service, err);
+      const message = UNREACHABLE.has(err.code ?? '') ? `${service.name} is not reachable` : `${service.name} failed to answer`;
+      sendJsonError(res, 502, 'bad_gateway', message);
+    });
+  });
+}

@@ -1,0 +1,21 @@
+import type { Server } from 'node:http';
+import type { Logger } from 'pino';
+
+/** On SIGTERM/SIGINT: stop accepting, let in-flight requests finish (cut them after drainMs), exit 0. */
+export function shutdownOnSignals(server: Server, logger: Logger, drainMs = 5_000): void {
+  let closing = false;
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (closing) return;
+    closing = true;
+    logger.info(`${signal}: shutting down`);
+    const force = setTimeout(() => server.closeAllConnections(), drainMs);
+    force.unref();
+    server.close(() => {
+      logger.info('shut down');
+      process.exit(0);
+    });
+    server.closeIdleConnections();
+  };
+  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
+}
