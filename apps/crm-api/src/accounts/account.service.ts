@@ -22,7 +22,9 @@ export function accountService(connection: Connection) {
       return (await Account.create({ _id: id, domain, contact_count: 0, created_time: nowSeconds() })).toObject();
     } catch (err) {
       if ((err as { code?: number }).code !== 11000) throw err;
-      return (await Account.findOne({ domain }).lean<AccountDoc>())!; // created concurrently
+      const existing = await Account.findOne({ domain }).lean<AccountDoc>(); // created concurrently
+      if (!existing) throw err;
+      return existing;
     }
   }
 
@@ -45,6 +47,8 @@ export function accountService(connection: Connection) {
 
     /** Adds a user to the account of `domain` (made if missing) and returns the user with a new API key. */
     async addUser(input: { domain: string; email: string; name?: string; admin?: boolean; owner?: boolean; apiKey?: string }) {
+      const taken = () => new HttpError(409, 'user_exists', `A user with the email ${input.email} already exists`);
+      if (await DomainUser.exists({ email: input.email })) throw taken(); // before making an account for nobody
       const account = await ensureAccount(input.domain);
       const apiKey = input.apiKey ?? generateApiKey();
       const id = await nextSequence(connection, 'domain_users');
@@ -62,7 +66,7 @@ export function accountService(connection: Connection) {
         });
         return { user: user.toObject(), apiKey };
       } catch (err) {
-        if ((err as { code?: number }).code === 11000) throw new HttpError(409, 'user_exists', `A user with the email ${input.email} already exists`);
+        if ((err as { code?: number }).code === 11000) throw taken();
         throw err;
       }
     },

@@ -23,11 +23,17 @@ function required(values: Record<string, unknown>, name: string): string {
 
 /** Runs one admin command; returns the lines to print. Throws with a message for bad input. */
 export async function runAdminCommand(argv: string[], accounts: AccountService): Promise<string[]> {
-  const { positionals, values } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: { domain: { type: 'string' }, email: { type: 'string' }, name: { type: 'string' }, admin: { type: 'boolean' } },
-  });
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { domain: { type: 'string' }, email: { type: 'string' }, name: { type: 'string' }, admin: { type: 'boolean' } },
+    });
+  } catch (err) {
+    throw new Error(`${(err as Error).message}\n\n${USAGE}`);
+  }
+  const { positionals, values } = parsed;
   const [command, ...extra] = positionals;
   if (extra.length) throw new Error(`unexpected arguments: ${extra.join(' ')}\n\n${USAGE}`);
   switch (command) {

@@ -28,10 +28,12 @@ function propertyIssues(property: Property, field: string): FieldIssue[] {
   const issues: FieldIssue[] = [];
   const { name, type, subtype, value } = property;
   if (subtype !== undefined && subtype !== '') {
-    if (type === 'SYSTEM' && !SUBTYPES[name]) {
+    // own keys only: a property may be named `constructor` or `toString`
+    const allowed = Object.hasOwn(SUBTYPES, name) ? SUBTYPES[name] : undefined;
+    if (type === 'SYSTEM' && !allowed) {
       issues.push({ field: `${field}.subtype`, message: `the system property ${name} takes no subtype` });
-    } else if (type === 'SYSTEM' && !SUBTYPES[name].includes(subtype)) {
-      issues.push({ field: `${field}.subtype`, message: `must be one of ${SUBTYPES[name].join(', ')} for ${name}` });
+    } else if (type === 'SYSTEM' && allowed && !allowed.includes(subtype)) {
+      issues.push({ field: `${field}.subtype`, message: `must be one of ${allowed.join(', ')} for ${name}` });
     } else if (type === 'CUSTOM' && !ANY_SUBTYPE.has(subtype)) {
       issues.push({ field: `${field}.subtype`, message: 'must be a subtype of the email, phone, address or website lists' });
     }
@@ -76,7 +78,7 @@ const hasValue = (properties: Property[], name: string) => properties.some((p) =
  * (after merging an update) so no write can leave a contact that breaks them.
  */
 export function assertContactRules(contact: ContactState): void {
-  const issues: FieldIssue[] = contact.properties.flatMap((p, i) => propertyIssues(p, `properties[${i}]`));
+  const issues: FieldIssue[] = contact.properties.flatMap((p, i) => propertyIssues(p, `properties.${i}`));
   if (contact.type === 'PERSON' && !hasValue(contact.properties, 'first_name')) {
     issues.push({ field: 'properties', message: 'a person needs a first_name property with a value' });
   }

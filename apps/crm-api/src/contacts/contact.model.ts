@@ -33,6 +33,9 @@ export interface ContactDoc {
   updated_time: number;
   /** Bumped by every write; whole-document edits are compare-and-set on it. */
   rev: number;
+  /** Present only while a whole-contact edit holds its lease (see withLease in contact.service). */
+  lock?: string;
+  lock_until?: number;
 }
 
 const propertySchema = new Schema<Property>(
@@ -59,6 +62,8 @@ const contactSchema = new Schema<ContactDoc>(
     created_time: { type: Number, required: true },
     updated_time: { type: Number, required: true },
     rev: { type: Number, default: 0 },
+    lock: String,
+    lock_until: Number,
   },
   { versionKey: false, minimize: false },
 );

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { HttpError, badRequest, conflict, validationFailed } from '@lib/errors';
 import { nextSequence } from '@lib/mongo';
@@ -11,7 +12,9 @@ import type { ContactInput } from './contact.schemas';
 import { emailClaims } from './email-claims';
 
 const CAMPAIGN_LISTS = ['campaignStatus', 'unsubscribeStatus', 'emailBounceStatus'] as const;
-const MAX_ATTEMPTS = 20;
+/** How long an edit may hold a contact, and how long another edit waits for it. */
+const LEASE_MS = 10_000;
+const LEASE_WAIT_MS = 15_000;
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 const tagsOf = (doc: Pick<ContactDoc, 'tag_times'>) => Object.keys(doc.tag_times ?? {});
@@ -31,18 +34,14 @@ export function contactService(connection: Connection, options: ContactServiceOp
   const Account = accountModel(connection);
   const claims = emailClaims(connection);
 
-  /** Reserves one contact slot of the account, atomically against the limit (406 when full). */
+  /**
+   * Reserves one contact slot of the account, atomically against the limit (406 when full). No
+   * recount here: a slot reserved by a create still in flight is not yet a stored contact, so a
+   * recount would hand that slot out twice and let concurrent creates pass the limit.
+   */
   async function reserveSlot(account: number): Promise<void> {
     const reserved = await Account.updateOne({ _id: account, contact_count: { $lt: options.contactLimit } }, { $inc: { contact_count: 1 } });
     if (reserved.matchedCount) return;
-    // The counter may have drifted (a crash between reserve and insert): trust a recount once.
-    const stored = await Account.findById(account).lean();
-    const actual = await Contact.countDocuments({ account });
-    if (stored && actual < stored.contact_count) {
-      await Account.updateOne({ _id: account, contact_count: stored.contact_count }, { $set: { contact_count: actual } });
-      const retry = await Account.updateOne({ _id: account, contact_count: { $lt: options.contactLimit } }, { $inc: { contact_count: 1 } });
-      if (retry.matchedCount) return;
-    }
     throw new HttpError(406, 'contact_limit_reached', `The account holds its limit of ${options.contactLimit} contacts`);
   }
 
@@ -53,6 +52,17 @@ export function contactService(connection: Connection, options: ContactServiceOp
     if (!(await Contact.exists({ _id: id, account, type: 'COMPANY' }))) {
       throw validationFailed([{ field: 'contact_company_id', message: `names no company of this account (${id})` }]);
     }
+  }
+
+  /**
+   * After a person is written with a company: when the company was deleted meanwhile (after the
+   * check, before the write, so its delete missed this person), unlink, as that delete would have.
+   */
+  async function dropDeletedCompany(doc: ContactDoc): Promise<ContactDoc> {
+    const company = doc.contact_company_id;
+    if (company === null || (await Contact.exists({ _id: company, account: doc.account, type: 'COMPANY' }))) return doc;
+    await Contact.updateOne({ _id: doc._id, account: doc.account, contact_company_id: company }, { $set: { contact_company_id: null }, $inc: { rev: 1 } });
+    return (await Contact.findOne({ _id: doc._id, account: doc.account }).lean<ContactDoc>()) ?? { ...doc, contact_company_id: null };
   }
 
   function assertCampaignLists(input: ContactInput, current?: ContactDoc): void {
@@ -67,10 +77,10 @@ export function contactService(connection: Connection, options: ContactServiceOp
     if (issues.length) throw validationFailed(issues);
   }
 
-  /** The tag map for a new tag list: kept tags keep their time, new ones get now. */
+  /** The tag map for a new tag list: kept tags keep their time, new ones get now (own keys only: a tag may be named `constructor`). */
   function tagTimes(tags: string[], previous: Record<string, number> = {}): Record<string, number> {
     const now = Date.now();
-    return Object.fromEntries([...new Set(tags)].map((tag) => [tag, previous[tag] ?? now]));
+    return Object.fromEntries([...new Set(tags)].map((tag) => [tag, Object.hasOwn(previous, tag) ? previous[tag] : now]));
   }
 
   async function findByEmail(account: number, email: string): Promise<ContactDoc | null> {
@@ -91,30 +101,56 @@ export function contactService(connection: Connection, options: ContactServiceOp
   }
 
   /**
-   * Whole-contact edits: read, compute the next state, write it only if nobody wrote in between
-   * (compare-and-set on `rev`), else retry. Person emails are claimed before the write and
-   * released after it.
+   * Runs `work` holding a short lease on the contact: edits of one contact run one at a time, so
+   * the emails an edit claims, its write and the emails it releases never interleave with another
+   * edit of the same contact. Atomic calls (tags, score) need no lease. An edit that cannot get the
+   * lease within LEASE_WAIT_MS is a 409; a lease left by a crashed process expires after LEASE_MS.
    */
-  async function edit(account: number, id: number, next: (current: ContactDoc) => Promise<Partial<ContactDoc>> | Partial<ContactDoc>): Promise<ContactDoc> {
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+  async function withLease<T>(account: number, id: number, work: (token: string) => Promise<T>): Promise<T> {
+    const token = randomUUID();
+    const deadline = Date.now() + LEASE_WAIT_MS;
+    for (let attempt = 0; ; attempt++) {
+      const now = Date.now();
+      const taken = await Contact.updateOne(
+        { _id: id, account, $or: [{ lock: { $exists: false } }, { lock_until: { $lt: now } }] },
+        { $set: { lock: token, lock_until: now + LEASE_MS } },
+      );
+      if (taken.matchedCount) break;
+      if (!(await Contact.exists({ _id: id, account }))) throw contactNotFound(`with id ${id}`);
+      if (Date.now() > deadline) throw conflict(`Contact ${id} is being changed by other requests; try again`);
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 ** attempt)));
+    }
+    try {
+      return await work(token);
+    } finally {
+      await Contact.updateOne({ _id: id, lock: token }, { $unset: { lock: '', lock_until: '' } });
+    }
+  }
+
+  /** Whole-contact edits: compute the next state from the current one and write it under the lease. */
+  function edit(account: number, id: number, next: (current: ContactDoc) => Promise<Partial<ContactDoc>> | Partial<ContactDoc>): Promise<ContactDoc> {
+    return withLease(account, id, async (token) => {
       const current = await reload(account, id);
       const changes = await next(current);
       const merged = { ...current, ...changes };
       assertContactRules({ ...merged, tags: tagsOf(merged) });
       const emails = emailsOf(merged.properties);
-      const claimed = merged.type === 'PERSON' ? await claims.claim(account, id, emails.filter((e) => !current.emails.includes(e))) : [];
+      const added = merged.type === 'PERSON' ? emails.filter((e) => !current.emails.includes(e)) : [];
+      await claims.claim(account, id, added);
       const written = await Contact.updateOne(
-        { _id: id, account, rev: current.rev },
+        { _id: id, account, lock: token },
         { $set: { ...changes, emails, updated_time: nowSeconds() }, $inc: { rev: 1 } },
-      );
-      if (written.matchedCount) {
-        await claims.release(account, id, current.emails.filter((e) => !emails.includes(e)));
-        return reload(account, id);
+      ).catch(async (err) => {
+        await claims.release(account, id, added);
+        throw err;
+      });
+      if (!written.matchedCount) {
+        await claims.release(account, id, added); // deleted meanwhile, or the lease ran out
+        throw conflict(`Contact ${id} changed while it was being edited; try again`);
       }
-      await claims.release(account, id, claimed);
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * (attempt + 1)));
-    }
-    throw conflict(`Contact ${id} is being changed by other requests; try again`);
+      await claims.release(account, id, current.emails.filter((e) => !emails.includes(e)));
+      return reload(account, id);
+    });
   }
 
   return {
@@ -146,6 +182,7 @@ export function contactService(connection: Connection, options: ContactServiceOp
       await reserveSlot(account);
       const id = await nextSequence(connection, 'contacts');
       const emails = emailsOf(state.properties);
+      let created: ContactDoc;
       try {
         if (state.type === 'PERSON') await claims.claim(account, id, emails);
         const now = nowSeconds();
@@ -161,17 +198,18 @@ export function contactService(connection: Connection, options: ContactServiceOp
           created_time: now,
           updated_time: now,
         });
-        return doc.toObject();
+        created = doc.toObject();
       } catch (err) {
         await releaseSlot(account);
         await claims.releaseAll(id);
         throw err;
       }
+      return dropDeletedCompany(created);
     },
 
     /** C4 with an id: the sent fields replace the stored ones; fields not sent stay as they are. */
-    update(account: number, id: number, input: ContactInput): Promise<ContactDoc> {
-      return edit(account, id, async (current) => {
+    async update(account: number, id: number, input: ContactInput): Promise<ContactDoc> {
+      const updated = await edit(account, id, async (current) => {
         if (input.type && input.type !== current.type) {
           throw validationFailed([{ field: 'type', message: `cannot change from ${current.type} to ${input.type}` }]);
         }
@@ -188,6 +226,7 @@ export function contactService(connection: Connection, options: ContactServiceOp
         }
         return changes;
       });
+      return dropDeletedCompany(updated);
     },
 
     /** C5: 204 either way; persons of a deleted company no longer point at it. */

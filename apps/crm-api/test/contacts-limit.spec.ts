@@ -1,0 +1,134 @@
+import type { Response } from 'supertest';
+import { company, person, setupCrmApp, type TestUser } from './setup-app';
+
+/** 406 when the account holds its contact limit (C3, and C4 without an id). */
+const LIMIT = 3;
+const ctx = setupCrmApp({ contactLimit: LIMIT });
+
+async function stored() {
+  const [contacts, claims, accounts] = await Promise.all([
+    ctx.Contact.find().sort({ _id: 1 }).lean(),
+    ctx.EmailClaim.find().sort({ _id: 1 }).lean(),
+    ctx.Account.find().sort({ _id: 1 }).lean(),
+  ]);
+  return { contacts, claims, accounts };
+}
+
+function expectLimit(res: Response) {
+  expect(res.status).toBe(406);
+  expect(res.headers['content-type']).toMatch(/^application\/json/);
+  expect(res.body).toEqual({ error: { status: 406, code: 'contact_limit_reached', message: expect.stringContaining(String(LIMIT)) } });
+}
+
+const contactCount = async (user: TestUser) => (await ctx.Account.findById(user.account).lean())!.contact_count;
+
+let ann: TestUser;
+beforeEach(async () => {
+  ann = await ctx.user('acme', 'ann@acme.test');
+});
+
+async function fill(user: TestUser, n = LIMIT) {
+  const ids: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const res = await ctx.as(user).post('/dev/api/contacts').send(person(`P${i}`, `p${i}@x.test`));
+    expect(res.status).toBe(200);
+    ids.push(res.body.id);
+  }
+  return ids;
+}
+
+describe('contact limit (406)', () => {
+  it('answers 406 with the error body for the create past the limit, and writes nothing', async () => {
+    await fill(ann);
+    expect(await contactCount(ann)).toBe(LIMIT);
+    const before = await stored();
+    const res = await ctx.as(ann).post('/dev/api/contacts').send(person('Extra', 'extra@x.test'));
+    expectLimit(res);
+    expect(await stored()).toEqual(before);
+    expect(await ctx.EmailClaim.findById(`${ann.account}:extra@x.test`)).toBeNull();
+    expect(await contactCount(ann)).toBe(LIMIT);
+  });
+
+  it('counts companies too', async () => {
+    await fill(ann, LIMIT - 1);
+    expect((await ctx.as(ann).post('/dev/api/contacts').send(company('Acme'))).status).toBe(200);
+    const before = await stored();
+    expectLimit(await ctx.as(ann).post('/dev/api/contacts').send(company('Beta')));
+    expect(await stored()).toEqual(before);
+  });
+
+  it('applies to PUT without an id, which creates', async () => {
+    await fill(ann);
+    const before = await stored();
+    expectLimit(await ctx.as(ann).put('/dev/api/contacts').send(person('Extra', 'extra@x.test')));
+    expect(await stored()).toEqual(before);
+  });
+
+  it('still lets updates of existing contacts through at the limit', async () => {
+    const [id] = await fill(ann);
+    const res = await ctx.as(ann).put('/dev/api/contacts').send({ id, star_value: 4 });
+    expect(res.status).toBe(200);
+    expect(res.body.star_value).toBe(4);
+  });
+
+  it('frees a slot when a contact is deleted', async () => {
+    const ids = await fill(ann);
+    expectLimit(await ctx.as(ann).post('/dev/api/contacts').send(person('Extra')));
+    expect((await ctx.as(ann).delete(`/dev/api/contacts/${ids[1]}`)).status).toBe(204);
+    expect(await contactCount(ann)).toBe(LIMIT - 1);
+    const res = await ctx.as(ann).post('/dev/api/contacts').send(person('Extra'));
+    expect(res.status).toBe(200);
+    expect(await contactCount(ann)).toBe(LIMIT);
+    expect(await ctx.Contact.countDocuments({ account: ann.account })).toBe(LIMIT);
+    expectLimit(await ctx.as(ann).post('/dev/api/contacts').send(person('Another')));
+  });
+
+  it('does not spend a slot on a refused create', async () => {
+    await fill(ann, LIMIT - 1);
+    const dup = await ctx.as(ann).post('/dev/api/contacts').send(person('Dup', 'p0@x.test'));
+    expect(dup.status).toBe(400);
+    expect(dup.body.error.code).toBe('duplicate_email');
+    const bad = await ctx.as(ann).post('/dev/api/contacts').send(person('Bad', undefined, { star_value: 9 }));
+    expect(bad.status).toBe(400);
+    expect(await contactCount(ann)).toBe(LIMIT - 1);
+    expect((await ctx.as(ann).post('/dev/api/contacts').send(person('Last'))).status).toBe(200);
+  });
+
+  it('is per account: a full account does not block another', async () => {
+    await fill(ann);
+    const zed = await ctx.user('other', 'zed@other.test');
+    const res = await ctx.as(zed).post('/dev/api/contacts').send(person('Zed', 'p0@x.test'));
+    expect(res.status).toBe(200);
+    expect(await contactCount(zed)).toBe(1);
+    expect(await contactCount(ann)).toBe(LIMIT);
+  });
+
+  it('never exceeds the limit under concurrent creates', async () => {
+    await fill(ann, 1);
+    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => ctx.as(ann).post('/dev/api/contacts').send(person(`C${i}`, `c${i}@x.test`))));
+    const ok = results.filter((r) => r.status === 200);
+    expect(ok).toHaveLength(LIMIT - 1);
+    for (const res of results.filter((r) => r.status !== 200)) expectLimit(res);
+    expect(await ctx.Contact.countDocuments({ account: ann.account })).toBe(LIMIT);
+    expect(await contactCount(ann)).toBe(LIMIT);
+    // only the stored persons hold email claims
+    const claims = await ctx.EmailClaim.find().lean();
+    expect(claims.map((c) => c.contact).sort()).toEqual((await ctx.Contact.find().lean()).map((c) => c._id).sort());
+  });
+
+  it('never exceeds the limit when concurrent creates race concurrent deletes', async () => {
+    const ids = await fill(ann);
+    const results = await Promise.all([
+      ...ids.slice(0, 2).map((id) => ctx.as(ann).delete(`/dev/api/contacts/${id}`)),
+      ...Array.from({ length: 8 }, (_, i) => ctx.as(ann).post('/dev/api/contacts').send(person(`C${i}`))),
+    ]);
+    expect(results.slice(0, 2).map((r) => r.status)).toEqual([204, 204]);
+    const created = results.slice(2).filter((r) => r.status === 200);
+    for (const res of results.slice(2).filter((r) => r.status !== 200)) expectLimit(res);
+    expect(created.length).toBeLessThanOrEqual(2);
+    const held = await ctx.Contact.countDocuments({ account: ann.account });
+    expect(held).toBeLessThanOrEqual(LIMIT);
+    expect(held).toBe(1 + created.length);
+    expect(await contactCount(ann)).toBe(held);
+  });
+});
