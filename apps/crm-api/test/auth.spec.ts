@@ -1,7 +1,9 @@
 import request from 'supertest';
 import { person, setupCrmApp, type TestUser } from './setup-app';
+import { storedState } from './expectations';
 
 const ctx = setupCrmApp();
+const stored = () => storedState(ctx.connection);
 
 type Method = 'get' | 'post' | 'put' | 'delete' | 'patch';
 interface Operation {
@@ -72,15 +74,6 @@ function expect401(res: request.Response, label: string) {
   expect(res.type).toBe('application/json');
   expect(res.body).toEqual({ error: { status: 401, code: 'unauthorized', message: expect.any(String) } });
   expect(res.body.error.message.length).toBeGreaterThan(0);
-}
-
-async function stored() {
-  const [contacts, claims, accounts] = await Promise.all([
-    ctx.Contact.find().sort({ _id: 1 }).lean(),
-    ctx.EmailClaim.find().sort({ _id: 1 }).select({ _id: 1, contact: 1 }).lean(),
-    ctx.Account.find().sort({ _id: 1 }).lean(),
-  ]);
-  return { contacts, claims, accounts };
 }
 
 let ann: TestUser;

@@ -1,37 +1,12 @@
-import type { Response } from 'supertest';
 import { create as parseXml } from 'xmlbuilder2';
 import { company, person, setupCrmApp, type TestUser } from './setup-app';
+import { expectError, storedState } from './expectations';
 
 /** C3 (POST /dev/api/contacts) and every field rule of the contact resource. */
 const ctx = setupCrmApp();
+const stored = () => storedState(ctx.connection);
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
-
-/** Everything a request could have written: compared before and after each refused request. */
-async function stored() {
-  const [contacts, claims, accounts] = await Promise.all([
-    ctx.Contact.find().sort({ _id: 1 }).lean(),
-    ctx.EmailClaim.find().sort({ _id: 1 }).lean(),
-    ctx.Account.find().sort({ _id: 1 }).lean(),
-  ]);
-  return { contacts, claims, accounts };
-}
-
-/** The CRM error body, exactly; `fields` lists the fields named (in order) when the error names any. */
-function expectError(res: Response, status: number, code: string, fields?: string[]) {
-  expect(res.status).toBe(status);
-  expect(res.headers['content-type']).toMatch(/^application\/json/);
-  expect(res.body).toEqual({
-    error: {
-      status,
-      code,
-      message: expect.any(String),
-      ...(fields && { fields: fields.map((field) => ({ field, message: expect.any(String) })) }),
-    },
-  });
-  // validation messages name each field; other codes carry their own message
-  if (code === 'validation_failed') for (const field of fields ?? []) expect(res.body.error.message).toContain(field);
-}
 
 const userView = (user: TestUser, domain: string) => ({
   id: user.id,

@@ -1,18 +1,11 @@
 import type { Response } from 'supertest';
 import { company, person, setupCrmApp, type TestUser } from './setup-app';
+import { storedState } from './expectations';
 
 /** 406 when the account holds its contact limit (C3, and C4 without an id). */
 const LIMIT = 3;
 const ctx = setupCrmApp({ contactLimit: LIMIT });
-
-async function stored() {
-  const [contacts, claims, accounts] = await Promise.all([
-    ctx.Contact.find().sort({ _id: 1 }).lean(),
-    ctx.EmailClaim.find().sort({ _id: 1 }).lean(),
-    ctx.Account.find().sort({ _id: 1 }).lean(),
-  ]);
-  return { contacts, claims, accounts };
-}
+const stored = () => storedState(ctx.connection);
 
 function expectLimit(res: Response) {
   expect(res.status).toBe(406);

@@ -1,23 +1,10 @@
-import request, { type Response } from 'supertest';
+import request from 'supertest';
 import { create as parseXml } from 'xmlbuilder2';
 import { company, person, setupCrmApp, type TestUser } from './setup-app';
+import { expectError } from './expectations';
 
 /** C1 (GET /dev/api/contacts): media types, order, count and cursor, paging, isolation. */
 const ctx = setupCrmApp();
-
-function expectError(res: Response, status: number, code: string, fields?: string[]) {
-  expect(res.status).toBe(status);
-  expect(res.headers['content-type']).toMatch(/^application\/json/);
-  expect(res.body).toEqual({
-    error: {
-      status,
-      code,
-      message: expect.any(String),
-      ...(fields && { fields: fields.map((field) => ({ field, message: expect.any(String) })) }),
-    },
-  });
-  if (code === 'validation_failed') for (const field of fields ?? []) expect(res.body.error.message).toContain(field);
-}
 
 let ann: TestUser;
 beforeEach(async () => {

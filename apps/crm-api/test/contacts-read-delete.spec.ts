@@ -1,32 +1,11 @@
 import request, { type Response } from 'supertest';
 import { create as parseXml } from 'xmlbuilder2';
 import { company, person, setupCrmApp, type TestUser } from './setup-app';
+import { expectError, storedState } from './expectations';
 
 /** C2 (GET /dev/api/contacts/{id}) and C5 (DELETE /dev/api/contacts/{id}). */
 const ctx = setupCrmApp();
-
-async function stored() {
-  const [contacts, claims, accounts] = await Promise.all([
-    ctx.Contact.find().sort({ _id: 1 }).lean(),
-    ctx.EmailClaim.find().sort({ _id: 1 }).lean(),
-    ctx.Account.find().sort({ _id: 1 }).lean(),
-  ]);
-  return { contacts, claims, accounts };
-}
-
-function expectError(res: Response, status: number, code: string, fields?: string[]) {
-  expect(res.status).toBe(status);
-  expect(res.headers['content-type']).toMatch(/^application\/json/);
-  expect(res.body).toEqual({
-    error: {
-      status,
-      code,
-      message: expect.any(String),
-      ...(fields && { fields: fields.map((field) => ({ field, message: expect.any(String) })) }),
-    },
-  });
-  if (code === 'validation_failed') for (const field of fields ?? []) expect(res.body.error.message).toContain(field);
-}
+const stored = () => storedState(ctx.connection);
 
 function expectEmpty204(res: Response) {
   expect(res.status).toBe(204);

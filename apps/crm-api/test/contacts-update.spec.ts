@@ -1,31 +1,9 @@
-import type { Response } from 'supertest';
 import { company, person, setupCrmApp, type TestUser } from './setup-app';
+import { expectError, storedState } from './expectations';
 
 /** C4 (PUT /dev/api/contacts): merge rules, campaigns, emails, round trips and concurrency. */
 const ctx = setupCrmApp();
-
-async function stored() {
-  const [contacts, claims, accounts] = await Promise.all([
-    ctx.Contact.find().sort({ _id: 1 }).lean(),
-    ctx.EmailClaim.find().sort({ _id: 1 }).lean(),
-    ctx.Account.find().sort({ _id: 1 }).lean(),
-  ]);
-  return { contacts, claims, accounts };
-}
-
-function expectError(res: Response, status: number, code: string, fields?: string[]) {
-  expect(res.status).toBe(status);
-  expect(res.headers['content-type']).toMatch(/^application\/json/);
-  expect(res.body).toEqual({
-    error: {
-      status,
-      code,
-      message: expect.any(String),
-      ...(fields && { fields: fields.map((field) => ({ field, message: expect.any(String) })) }),
-    },
-  });
-  if (code === 'validation_failed') for (const field of fields ?? []) expect(res.body.error.message).toContain(field);
-}
+const stored = () => storedState(ctx.connection);
 
 /** Polls until `check` holds (at most 2 s). */
 async function waitFor(check: () => Promise<boolean>) {

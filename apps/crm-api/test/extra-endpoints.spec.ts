@@ -1,15 +1,8 @@
 import { company, person, setupCrmApp, type TestUser } from './setup-app';
+import { expectRefused, storedState } from './expectations';
 
 const ctx = setupCrmApp();
-
-async function stored() {
-  const [contacts, claims, accounts] = await Promise.all([
-    ctx.Contact.find().sort({ _id: 1 }).lean(),
-    ctx.EmailClaim.find().sort({ _id: 1 }).select({ _id: 1, contact: 1 }).lean(),
-    ctx.Account.find().sort({ _id: 1 }).lean(),
-  ]);
-  return { contacts, claims, accounts };
-}
+const stored = () => storedState(ctx.connection);
 
 type Contact = { id: number; count?: number; cursor?: string } & Record<string, unknown>;
 
@@ -17,11 +10,6 @@ async function create(user: TestUser, body: object): Promise<Contact> {
   const res = await ctx.as(user).post('/dev/api/contacts').send(body);
   expect(res.status).toBe(200);
   return res.body;
-}
-
-function expectError(res: { status: number; body: unknown }, status: number, code?: string) {
-  expect(res.status).toBe(status);
-  expect(res.body).toEqual({ error: expect.objectContaining({ status, code: code ?? expect.any(String), message: expect.any(String) }) });
 }
 
 const fieldsOf = (res: { body: { error?: { fields?: { field: string }[] } } }) => (res.body.error?.fields ?? []).map((f) => f.field);
@@ -62,7 +50,7 @@ describe('GET /dev/api/contacts/search/email/{email}', () => {
       expect(res.text).toBe('');
     }
     const bad = await ctx.as(ann).get('/dev/api/contacts/search/email/not-an-email');
-    expectError(bad, 400, 'validation_failed');
+    expectRefused(bad, 400, 'validation_failed');
     expect(fieldsOf(bad)).toEqual(['email']);
   });
 
@@ -116,13 +104,13 @@ describe('PUT /dev/api/contacts/edit-properties', () => {
     const al = await create(ann, person('Al', 'al@x.test'));
     await create(ann, person('Bo', 'bo@x.test'));
     const snapshot = await stored();
-    expectError(await ctx.as(ann).put(path).send({ id: 99999, properties: [{ type: 'CUSTOM', name: 'x', value: 'y' }] }), 404, 'contact_not_found');
-    expectError(await ctx.as(ann).put(path).send({ id: al.id, properties: [] }), 400, 'validation_failed');
-    expectError(await ctx.as(ann).put(path).send({ id: al.id }), 400, 'validation_failed');
-    expectError(await ctx.as(ann).put(path).send({ properties: [{ type: 'CUSTOM', name: 'x', value: 'y' }] }), 400, 'validation_failed');
-    expectError(await ctx.as(ann).put(path).send({ id: al.id, properties: [{ type: 'SYSTEM', name: 'first_name', value: '' }] }), 400, 'validation_failed');
-    expectError(await ctx.as(ann).put(path).send({ id: al.id, properties: [{ type: 'SYSTEM', name: 'phone', subtype: 'pager', value: '1' }] }), 400, 'validation_failed');
-    expectError(
+    expectRefused(await ctx.as(ann).put(path).send({ id: 99999, properties: [{ type: 'CUSTOM', name: 'x', value: 'y' }] }), 404, 'contact_not_found');
+    expectRefused(await ctx.as(ann).put(path).send({ id: al.id, properties: [] }), 400, 'validation_failed');
+    expectRefused(await ctx.as(ann).put(path).send({ id: al.id }), 400, 'validation_failed');
+    expectRefused(await ctx.as(ann).put(path).send({ properties: [{ type: 'CUSTOM', name: 'x', value: 'y' }] }), 400, 'validation_failed');
+    expectRefused(await ctx.as(ann).put(path).send({ id: al.id, properties: [{ type: 'SYSTEM', name: 'first_name', value: '' }] }), 400, 'validation_failed');
+    expectRefused(await ctx.as(ann).put(path).send({ id: al.id, properties: [{ type: 'SYSTEM', name: 'phone', subtype: 'pager', value: '1' }] }), 400, 'validation_failed');
+    expectRefused(
       await ctx
         .as(ann)
         .put(path)
@@ -166,13 +154,13 @@ describe('PUT /dev/api/contacts/edit/tags and delete/tags', () => {
     const acme = await create(ann, company('Acme'));
     const snapshot = await stored();
     for (const path of ['/dev/api/contacts/edit/tags', '/dev/api/contacts/delete/tags']) {
-      expectError(await ctx.as(ann).put(path).send({ id: 99999, tags: ['a'] }), 404, 'contact_not_found');
+      expectRefused(await ctx.as(ann).put(path).send({ id: 99999, tags: ['a'] }), 404, 'contact_not_found');
       const companyRes = await ctx.as(ann).put(path).send({ id: acme.id, tags: ['a'] });
-      expectError(companyRes, 400);
+      expectRefused(companyRes, 400);
       expect(companyRes.body.error.message).toMatch(/compan/i);
-      expectError(await ctx.as(ann).put(path).send({ id: al.id, tags: ['1a'] }), 400, 'validation_failed');
-      expectError(await ctx.as(ann).put(path).send({ id: al.id, tags: [] }), 400, 'validation_failed');
-      expectError(await ctx.as(ann).put(path).send({ id: 'x', tags: ['a'] }), 400, 'validation_failed');
+      expectRefused(await ctx.as(ann).put(path).send({ id: al.id, tags: ['1a'] }), 400, 'validation_failed');
+      expectRefused(await ctx.as(ann).put(path).send({ id: al.id, tags: [] }), 400, 'validation_failed');
+      expectRefused(await ctx.as(ann).put(path).send({ id: 'x', tags: ['a'] }), 400, 'validation_failed');
     }
     expect(await stored()).toEqual(snapshot);
   });
@@ -206,21 +194,21 @@ describe('PUT /dev/api/contacts/edit/lead-score and edit/add-star', () => {
     const snapshot = await stored();
     for (const star_value of [6, -1, 2.5, 'x']) {
       const res = await ctx.as(ann).put('/dev/api/contacts/edit/add-star').send({ id: al.id, star_value });
-      expectError(res, 400, 'validation_failed');
+      expectRefused(res, 400, 'validation_failed');
       expect(fieldsOf(res)).toEqual(['star_value']);
     }
     for (const lead_score of [-1, 1.5, 'x', null]) {
       const res = await ctx.as(ann).put('/dev/api/contacts/edit/lead-score').send({ id: al.id, lead_score });
-      expectError(res, 400, 'validation_failed');
+      expectRefused(res, 400, 'validation_failed');
       expect(fieldsOf(res)).toEqual(['lead_score']);
     }
     const star = await ctx.as(ann).put('/dev/api/contacts/edit/add-star').send({ id: acme.id, star_value: 2 });
-    expectError(star, 400);
+    expectRefused(star, 400);
     expect(star.body.error.message).toMatch(/compan/i);
     const score = await ctx.as(ann).put('/dev/api/contacts/edit/lead-score').send({ id: acme.id, lead_score: 2 });
-    expectError(score, 400);
-    expectError(await ctx.as(ann).put('/dev/api/contacts/edit/add-star').send({ id: 99999, star_value: 2 }), 404, 'contact_not_found');
-    expectError(await ctx.as(ann).put('/dev/api/contacts/edit/lead-score').send({ id: 99999, lead_score: 2 }), 404, 'contact_not_found');
+    expectRefused(score, 400);
+    expectRefused(await ctx.as(ann).put('/dev/api/contacts/edit/add-star').send({ id: 99999, star_value: 2 }), 404, 'contact_not_found');
+    expectRefused(await ctx.as(ann).put('/dev/api/contacts/edit/lead-score').send({ id: 99999, lead_score: 2 }), 404, 'contact_not_found');
     expect(await stored()).toEqual(snapshot);
   });
 
@@ -303,7 +291,7 @@ describe('GET /dev/api/search', () => {
     expect((await search('q=Lee&type=COMPANY')).status).toBe(204);
     for (const type of ['person', 'Company', '', 'DEAL']) {
       const res = await search(`q=Ann&type=${type}`);
-      expectError(res, 400, 'validation_failed');
+      expectRefused(res, 400, 'validation_failed');
       expect(fieldsOf(res)).toEqual(['type']);
     }
   });
@@ -311,15 +299,15 @@ describe('GET /dev/api/search', () => {
   it('400 for a missing or blank q, bad page_size or cursor', async () => {
     for (const query of ['', 'q=', 'q=%20%20', 'type=PERSON']) {
       const res = await search(query);
-      expectError(res, 400, 'validation_failed');
+      expectRefused(res, 400, 'validation_failed');
       expect(fieldsOf(res)).toEqual(['q']);
     }
     for (const page_size of ['0', '201', 'x', '-1']) {
       const res = await search(`q=Ann&page_size=${page_size}`);
-      expectError(res, 400, 'validation_failed');
+      expectRefused(res, 400, 'validation_failed');
       expect(fieldsOf(res)).toEqual(['page_size']);
     }
-    expectError(await search('q=Ann&cursor=garbage'), 400);
+    expectRefused(await search('q=Ann&cursor=garbage'), 400);
   });
 
   it('pages with count and cursor to the last page; a cursor is bound to its query', async () => {
@@ -335,8 +323,8 @@ describe('GET /dev/api/search', () => {
     const first = await search('q=Ann&page_size=2');
     const cursor = first.body[1].cursor as string;
     expect(typeof cursor).toBe('string');
-    expectError(await search(`q=Annex&page_size=2&cursor=${encodeURIComponent(cursor)}`), 400);
-    expectError(await search(`q=Ann&type=PERSON&page_size=2&cursor=${encodeURIComponent(cursor)}`), 400);
+    expectRefused(await search(`q=Annex&page_size=2&cursor=${encodeURIComponent(cursor)}`), 400);
+    expectRefused(await search(`q=Ann&type=PERSON&page_size=2&cursor=${encodeURIComponent(cursor)}`), 400);
   });
 });
 
@@ -383,11 +371,11 @@ describe('POST /dev/api/contacts/companies/list', () => {
     await create(ann, company('Co'));
     for (const page_size of ['0', '201', 'x', '1.5']) {
       const res = await ctx.as(ann).post(path).type('form').send({ page_size });
-      expectError(res, 400, 'validation_failed');
+      expectRefused(res, 400, 'validation_failed');
       expect(fieldsOf(res)).toEqual(['page_size']);
     }
-    expectError(await ctx.as(ann).post(path).type('form').send({ cursor: 'abc' }), 400);
-    expectError(await ctx.as(ann).post(path).send({ type: 'PERSON' }), 400, 'validation_failed');
+    expectRefused(await ctx.as(ann).post(path).type('form').send({ cursor: 'abc' }), 400);
+    expectRefused(await ctx.as(ann).post(path).send({ type: 'PERSON' }), 400, 'validation_failed');
   });
 });
 
@@ -418,7 +406,7 @@ describe('GET /dev/api/contacts/related/{companyId}', () => {
 
   it('400 for a bad id or page size', async () => {
     for (const path of ['/dev/api/contacts/related/abc', '/dev/api/contacts/related/0', '/dev/api/contacts/related/1?page_size=0']) {
-      expectError(await ctx.as(ann).get(path), 400, 'validation_failed');
+      expectRefused(await ctx.as(ann).get(path), 400, 'validation_failed');
     }
   });
 });
