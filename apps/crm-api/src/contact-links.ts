@@ -5,6 +5,7 @@ import { contactModel, type ContactDoc } from './contacts/contact.model';
 import type { ContactPresenter } from './contacts/contact.presenter';
 import type { ContactView } from './contacts/contact.view';
 import { idField } from './fields';
+import { removeFromLists } from './list-removal';
 
 export const MAX_LINKS = 100;
 
@@ -57,7 +58,7 @@ export function contactLinks(connection: Connection, present: ContactPresenter) 
       const found = await existing(doc.account, doc.contacts);
       const gone = doc.contacts.filter((id) => !found.has(id));
       if (gone.length === 0) return doc;
-      await model.updateOne({ _id: doc._id, account: doc.account }, { $pull: { contacts: { $in: gone } } });
+      await removeFromLists(model, { _id: doc._id, account: doc.account }, 'contacts', gone);
       return { ...doc, contacts: doc.contacts.filter((id) => found.has(id)) };
     },
 

@@ -4,6 +4,7 @@ import type { SortKey } from '@lib/paging';
 import type { Connection } from 'mongoose';
 import type { ContactLinks } from '../contact-links';
 import type { KeysetPager } from '../keyset-pager';
+import { removeFromLists } from '../list-removal';
 import type { Page } from '../paging';
 import { noteModel, type NoteDoc } from './note.model';
 
@@ -64,7 +65,7 @@ export function noteService(connection: Connection, options: { pager: KeysetPage
 
     /** N4: removes only the relation; the note stays. */
     async unrelate(account: number, contactId: number, noteId: number): Promise<void> {
-      await Note.updateOne({ _id: noteId, account, contacts: contactId }, { $pull: { contacts: contactId }, $set: { updated_time: nowSeconds() } });
+      await removeFromLists(Note, { _id: noteId, account }, 'contacts', [contactId], { updated_time: nowSeconds() });
     },
   };
 }
