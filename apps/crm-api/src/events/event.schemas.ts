@@ -1,6 +1,6 @@
 import { pathId, queryInt, text, z } from '@lib/validation';
 import { contactIdList } from '../contact-links';
-import { epochField, MAX_EPOCH } from '../epoch';
+import { epochField, inOrder, MAX_EPOCH } from '../epoch';
 import { idField } from '../fields';
 import { wholeListParams } from '../keyset-pager';
 import { EVENT_COLORS } from './event.model';
@@ -35,7 +35,7 @@ const epochQuery = (description: string) => queryInt({ min: 0, max: MAX_EPOCH, d
 /** E1: both bounds required. */
 export const rangeQuery = z
   .strictObject({ start: epochQuery('Range start (epoch seconds)'), end: epochQuery('Range end (epoch seconds)'), ...wholeListParams })
-  .refine((q) => q.start <= q.end, { path: ['end'], message: 'must not be before start' });
+  .refine((q) => inOrder(q.start, q.end), { path: ['end'], message: 'must not be before start' });
 
 export const eventParams = z.strictObject({ id: pathId });
 export const contactEventsParams = z.strictObject({ contact_id: pathId });

@@ -1,6 +1,6 @@
 import { pathId, queryInt, text, z } from '@lib/validation';
 import { contactIdList, idList } from '../contact-links';
-import { epochField, MAX_EPOCH } from '../epoch';
+import { epochField, inOrder, MAX_EPOCH } from '../epoch';
 import { idField, intField } from '../fields';
 import { pageParams } from '../paging';
 import { wholeListParams } from '../keyset-pager';
@@ -60,7 +60,7 @@ export const taskFilterQuery = z
     end_time: epochQuery('Due at or before (epoch seconds)').optional(),
     ...pageParams,
   })
-  .refine((q) => q.start_time === undefined || q.end_time === undefined || q.start_time <= q.end_time, {
+  .refine((q) => inOrder(q.start_time, q.end_time), {
     path: ['end_time'],
     message: 'must not be before start_time',
   });
