@@ -16,3 +16,8 @@ export async function removeContactFromActivities(connection: Connection, accoun
     removeFromLists(eventModel(connection), { account }, 'contacts', [contactId]),
   ]);
 }
+
+/** For deleting a deal: its id leaves every note of the account (each note changed atomically). */
+export async function removeDealFromNotes(connection: Connection, account: number, dealId: number): Promise<void> {
+  await removeFromLists(noteModel(connection), { account }, 'deals', [dealId]);
+}

@@ -13,6 +13,8 @@ export const wholeListParams = {
   cursor: pageParams.cursor,
 };
 
+export const wholeListQuery = z.strictObject(wholeListParams);
+
 const position = z.strictObject({ k: z.array(z.number()) });
 
 /**

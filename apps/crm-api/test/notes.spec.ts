@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { allPages, createContact, expectEmpty204, expectError, xmlOf } from './activity-helpers';
+import { removeDealFromNotes } from '../src/activity-cleanup';
 import { setupCrmApp, type TestUser } from './setup-app';
 
 /** Notes: N1–N4, PUT /dev/api/notes, notes on deals. */
@@ -323,5 +324,17 @@ describe('notes on deals', () => {
     expect(res.status).toBe(200);
     expect(res.body.deal_ids).toEqual(['12']);
     expect((await ctx.as(ann).get('/dev/api/opportunity/12/notes')).body.map((n: { id: number }) => n.id)).toEqual([note.id]);
+  });
+
+  it('removeDealFromNotes (for the deal delete path) takes the deal id out of the notes of that account only', async () => {
+    const both = (await ctx.as(ann).post('/dev/api/opportunity/deals/notes').send({ subject: 'S', description: 'D', deal_ids: [11, 12] })).body;
+    const theirs = (await ctx.as(zed).post('/dev/api/opportunity/deals/notes').send({ subject: 'S', description: 'D', deal_ids: [21] })).body;
+    await removeDealFromNotes(ctx.connection, ann.account, 11);
+    await removeDealFromNotes(ctx.connection, ann.account, 21);
+    expect((await storedNotes()).map((n) => [n._id, n.deals])).toEqual([
+      [both.id, [12]],
+      [theirs.id, [21]],
+    ]);
+    expect((await ctx.as(ann).get('/dev/api/opportunity/11/notes')).body).toEqual([]);
   });
 });

@@ -1,8 +1,8 @@
 import { pathId, queryInt, text, z } from '@lib/validation';
 import { contactIdList } from '../contact-links';
+import { wholeListParams } from '../keyset-pager';
 import { epochField, inOrder, MAX_EPOCH } from '../epoch';
 import { idField } from '../fields';
-import { wholeListParams } from '../keyset-pager';
 import { EVENT_COLORS } from './event.model';
 
 /** Shown in responses; accepted back (so a fetched event can be sent unchanged) and ignored. */
@@ -39,4 +39,4 @@ export const rangeQuery = z
 
 export const eventParams = z.strictObject({ id: pathId });
 export const contactEventsParams = z.strictObject({ contact_id: pathId });
-export const wholeListQuery = z.strictObject(wholeListParams);
+export { wholeListQuery } from '../keyset-pager';

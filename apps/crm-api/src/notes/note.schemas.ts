@@ -1,7 +1,6 @@
 import { pathId, text, z } from '@lib/validation';
 import { contactIdList, idList } from '../contact-links';
 import { idField } from '../fields';
-import { wholeListParams } from '../keyset-pager';
 
 const subject = text({ max: 1000 });
 const description = text({ max: 100_000 });
@@ -46,4 +45,4 @@ export const noteByEmailForm = z.strictObject({
 export const contactNotesParams = z.strictObject({ contact_id: pathId });
 export const contactNoteParams = z.strictObject({ contact_id: pathId, note_id: pathId });
 export const dealNotesParams = z.strictObject({ id: pathId });
-export const wholeListQuery = z.strictObject(wholeListParams);
+export { wholeListQuery } from '../keyset-pager';

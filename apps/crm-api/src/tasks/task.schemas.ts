@@ -3,7 +3,6 @@ import { contactIdList, idList } from '../contact-links';
 import { epochField, inOrder, MAX_EPOCH } from '../epoch';
 import { idField, intField } from '../fields';
 import { pageParams } from '../paging';
-import { wholeListParams } from '../keyset-pager';
 import { PRIORITY_TYPES, TASK_STATUSES, TASK_TYPES } from './task.model';
 
 /** Shown in responses; accepted back (so a fetched task can be sent unchanged) and ignored. */
@@ -68,6 +67,6 @@ export type TaskFilter = z.output<typeof taskFilterQuery>;
 
 export const taskParams = z.strictObject({ id: pathId });
 export const contactTasksParams = z.strictObject({ contact_id: pathId });
-export const emailParams = z.strictObject({ email: z.string().min(1).max(254) });
+export { emailParams } from '../contacts/contact.schemas';
 export const daysParams = z.strictObject({ days: queryInt({ min: 0, max: 3650, description: 'Days from today (0: due today)' }) });
-export const wholeListQuery = z.strictObject(wholeListParams);
+export { wholeListQuery } from '../keyset-pager';
