@@ -1,0 +1,100 @@
+import { validationFailed } from '@lib/errors';
+import { defineRoute, type AnyRoute } from '@lib/validation';
+import type { Request, Response } from 'express';
+import { currentUser } from '../auth/basic-auth';
+import { contactsOf, sentContactIds, type ContactLinks } from '../contact-links';
+import { commonErrors, notFoundError } from '../errors.outputs';
+import { shapePage, type Page } from '../paging';
+import { noContent as sendNoContent, reply } from '../reply';
+import type { EventDoc } from './event.model';
+import { eventListOutput, eventOutput } from './event.outputs';
+import { contactEventsParams, eventInput, eventParams, rangeQuery, wholeListQuery, type EventInput } from './event.schemas';
+import type { EventChanges, EventService } from './event.service';
+import { eventView } from './event.view';
+
+const TAGS = ['events'];
+const one = { description: 'The event, with its contacts as contact objects', schema: eventOutput };
+const list = { description: 'Events by start time: count on the first, cursor on the last when more follow (an empty list when none)', schema: eventListOutput };
+
+/** The sent fields of an E3/E4 body, under the names the service uses. */
+function changesOf(body: EventInput): EventChanges {
+  const { title, start, end, allDay, color, is_event_starred } = body;
+  const contacts = sentContactIds(body);
+  const sent = { title, start, end, allDay, color, is_event_starred, contacts };
+  return Object.fromEntries(Object.entries(sent).filter(([, value]) => value !== undefined));
+}
+
+const contactsField = (body: EventInput) => (body.contacts ? 'contacts' : 'contact_ids');
+
+export function eventRoutes(events: EventService, links: ContactLinks): AnyRoute[] {
+  const account = (req: Request) => currentUser(req).account;
+
+  async function views(docs: EventDoc[]) {
+    if (docs.length === 0) return [];
+    const contacts = await links.views(docs[0].account, docs);
+    return docs.map((doc) => eventView(doc, contactsOf(doc, contacts)));
+  }
+  const sendOne = async (req: Request, res: Response, doc: EventDoc) => reply(req, res, (await views([doc]))[0], { root: 'event' });
+  const sendList = async (req: Request, res: Response, page: Page<EventDoc>) =>
+    reply(req, res, shapePage(await views(page.items), page), { root: 'events', item: 'event' });
+
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/dev/api/events',
+      summary: 'E1: events overlapping the range from start to end (epoch seconds, both required), by start time',
+      description: 'An event overlaps when it starts at or before `end` and ends at or after `start`.',
+      tags: TAGS,
+      request: { query: rangeQuery },
+      responses: { 200: list, ...commonErrors },
+      handler: async ({ query }, req, res) => sendList(req, res, await events.overlapping(account(req), query)),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/dev/api/contacts/:contact_id/events/sort',
+      summary: 'E2: events related to the contact, by start time',
+      tags: TAGS,
+      request: { params: contactEventsParams, query: wholeListQuery },
+      responses: { 200: list, ...commonErrors },
+      handler: async ({ params, query }, req, res) => sendList(req, res, await events.ofContact(account(req), params.contact_id, query)),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/dev/api/events',
+      summary: 'E3: create an event (title, start, end required)',
+      tags: TAGS,
+      request: { body: eventInput },
+      responses: { 200: one, ...commonErrors },
+      handler: async ({ body }, req, res) => {
+        if (body.id !== undefined) throw validationFailed([{ field: 'id', message: 'must not be sent when creating; use PUT /dev/api/events to update' }]);
+        await sendOne(req, res, await events.create(account(req), changesOf(body), contactsField(body)));
+      },
+    }),
+    defineRoute({
+      method: 'put',
+      path: '/dev/api/events',
+      summary: 'E4: update the event with the id in the body (without an id, create one)',
+      description: 'The sent fields replace the stored ones; fields not sent stay.',
+      tags: TAGS,
+      request: { body: eventInput },
+      responses: { 200: one, 404: notFoundError, ...commonErrors },
+      handler: async ({ body }, req, res) => {
+        const changes = changesOf(body);
+        const doc = body.id === undefined ? await events.create(account(req), changes, contactsField(body)) : await events.update(account(req), body.id, changes, contactsField(body));
+        await sendOne(req, res, doc);
+      },
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/dev/api/events/:id',
+      summary: 'E5: delete an event',
+      tags: TAGS,
+      request: { params: eventParams },
+      responses: { 204: { description: 'Deleted (or there was no such event)' }, ...commonErrors },
+      handler: async ({ params }, req, res) => {
+        await events.remove(account(req), params.id);
+        sendNoContent(res);
+      },
+    }),
+  ];
+}

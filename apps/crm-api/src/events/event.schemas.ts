@@ -1,0 +1,42 @@
+import { pathId, queryInt, text, z } from '@lib/validation';
+import { contactIdList } from '../contact-links';
+import { wholeListParams } from '../keyset-pager';
+import { epochField, inOrder, MAX_EPOCH } from '../epoch';
+import { idField } from '../fields';
+import { EVENT_COLORS } from './event.model';
+
+/** Shown in responses; accepted back (so a fetched event can be sent unchanged) and ignored. */
+const readOnly = z.unknown().optional();
+
+const fields = {
+  title: text({ max: 1000 }).optional(),
+  start: epochField().optional(),
+  end: epochField().optional(),
+  allDay: z.boolean().optional(),
+  color: z.enum(EVENT_COLORS).nullable().optional().meta({ description: 'red (high), yellow (normal) or green (low); null clears it' }),
+  is_event_starred: z.boolean().optional(),
+  contact_ids: contactIdList.optional(),
+  contacts: contactIdList.optional().meta({ description: 'Same as contact_ids (the name responses use); send one of the two' }),
+  created_time: readOnly,
+  updated_time: readOnly,
+  count: readOnly,
+  cursor: readOnly,
+};
+
+/**
+ * E3 and E4 share one body: title, start and end are required when it creates (checked by the
+ * service, so E4 can update any subset of an existing event).
+ */
+export const eventInput = z.strictObject({ id: idField.optional(), ...fields });
+export type EventInput = z.output<typeof eventInput>;
+
+const epochQuery = (description: string) => queryInt({ min: 0, max: MAX_EPOCH, description });
+
+/** E1: both bounds required. */
+export const rangeQuery = z
+  .strictObject({ start: epochQuery('Range start (epoch seconds)'), end: epochQuery('Range end (epoch seconds)'), ...wholeListParams })
+  .refine((q) => inOrder(q.start, q.end), { path: ['end'], message: 'must not be before start' });
+
+export const eventParams = z.strictObject({ id: pathId });
+export const contactEventsParams = z.strictObject({ contact_id: pathId });
+export { wholeListQuery } from '../keyset-pager';

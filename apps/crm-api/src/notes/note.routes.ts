@@ -1,0 +1,119 @@
+import { validationFailed } from '@lib/errors';
+import { defineRoute, type AnyRoute } from '@lib/validation';
+import type { Request, Response } from 'express';
+import { currentUser } from '../auth/basic-auth';
+import { sentContactIds } from '../contact-links';
+import type { ContactService } from '../contacts/contact.service';
+import { commonErrors, notFoundError } from '../errors.outputs';
+import { shapePage, type Page } from '../paging';
+import { noContent as sendNoContent, reply } from '../reply';
+import type { NoteDoc } from './note.model';
+import { noteListOutput, noteOutput } from './note.outputs';
+import { contactNoteParams, contactNotesParams, dealNotesParams, noteByEmailForm, noteInput, noteUpdateInput, wholeListQuery, type NoteInput } from './note.schemas';
+import type { NoteFields, NoteService } from './note.service';
+import { noteView } from './note.view';
+
+const TAGS = ['notes'];
+const one = { description: 'The note', schema: noteOutput };
+const list = { description: 'Notes, oldest first: count on the first, cursor on the last when more follow (an empty list when none)', schema: noteListOutput };
+
+/** The relation fields a write sent, under the names the service uses. */
+function relationsOf(body: Pick<NoteInput, 'contact_ids' | 'contacts' | 'deal_ids'>): Partial<NoteFields> {
+  const contacts = sentContactIds(body);
+  return { ...(contacts && { contacts }), ...(body.deal_ids && { deals: body.deal_ids }) };
+}
+
+const contactsField = (body: { contacts?: unknown }) => (body.contacts ? 'contacts' : 'contact_ids');
+
+export function noteRoutes(notes: NoteService, contacts: ContactService): AnyRoute[] {
+  const account = (req: Request) => currentUser(req).account;
+  const sendOne = (req: Request, res: Response, doc: NoteDoc) => reply(req, res, noteView(doc), { root: 'note' });
+  const sendList = (req: Request, res: Response, page: Page<NoteDoc>) => reply(req, res, shapePage(page.items.map(noteView), page), { root: 'notes', item: 'note' });
+
+  function create(body: NoteInput, req: Request) {
+    if (body.id !== undefined) throw validationFailed([{ field: 'id', message: 'must not be sent when creating; use PUT /dev/api/notes to update' }]);
+    const fields = { subject: body.subject, description: body.description, contacts: [], deals: [], ...relationsOf(body) };
+    return notes.create(account(req), fields, contactsField(body));
+  }
+
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/dev/api/notes',
+      summary: 'N1: create a note, optionally related to contacts (and deals)',
+      tags: TAGS,
+      request: { body: noteInput },
+      responses: { 200: one, ...commonErrors },
+      handler: async ({ body }, req, res) => sendOne(req, res, await create(body, req)),
+    }),
+    defineRoute({
+      method: 'put',
+      path: '/dev/api/notes',
+      summary: 'Update the note with the id in the body: the sent fields replace the stored ones',
+      tags: TAGS,
+      request: { body: noteUpdateInput },
+      responses: { 200: one, 404: notFoundError, ...commonErrors },
+      handler: async ({ body }, req, res) => {
+        const { id, subject, description } = body;
+        const changes = { ...(subject !== undefined && { subject }), ...(description !== undefined && { description }), ...relationsOf(body) };
+        sendOne(req, res, await notes.update(account(req), id, changes, contactsField(body)));
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/dev/api/contacts/email/note/add',
+      summary: 'N2: add a note to the contact with this email (form call)',
+      description: 'Form fields `email` and `note` (JSON object text with subject and description). An email no contact has is a 400 and nothing is created.',
+      tags: TAGS,
+      request: { body: noteByEmailForm, bodyTypes: ['form', 'json'] },
+      responses: { 204: { description: 'Note added' }, ...commonErrors },
+      handler: async ({ body }, req, res) => {
+        const contact = await contacts.requireByEmail(account(req), body.email);
+        await notes.create(account(req), { ...body.note, contacts: [contact._id], deals: [] });
+        sendNoContent(res);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/dev/api/contacts/:contact_id/notes',
+      summary: 'N3: notes related to the contact, oldest first',
+      tags: TAGS,
+      request: { params: contactNotesParams, query: wholeListQuery },
+      responses: { 200: list, ...commonErrors },
+      handler: async ({ params, query }, req, res) => sendList(req, res, await notes.ofContact(account(req), params.contact_id, query)),
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/dev/api/contacts/:contact_id/notes/:note_id',
+      summary: 'N4: remove the relation between the note and the contact (the note stays)',
+      tags: TAGS,
+      request: { params: contactNoteParams },
+      responses: { 204: { description: 'Not related any more (also when it was not)' }, ...commonErrors },
+      handler: async ({ params }, req, res) => {
+        await notes.unrelate(account(req), params.contact_id, params.note_id);
+        sendNoContent(res);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/dev/api/opportunity/:id/notes',
+      summary: 'Notes related to the deal, oldest first',
+      tags: TAGS,
+      request: { params: dealNotesParams, query: wholeListQuery },
+      responses: { 200: list, ...commonErrors },
+      handler: async ({ params, query }, req, res) => sendList(req, res, await notes.ofDeal(account(req), params.id, query)),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/dev/api/opportunity/deals/notes',
+      summary: 'Create a note related to deals (deal_ids required)',
+      tags: TAGS,
+      request: { body: noteInput },
+      responses: { 200: one, ...commonErrors },
+      handler: async ({ body }, req, res) => {
+        if (!body.deal_ids?.length) throw validationFailed([{ field: 'deal_ids', message: 'must list at least one deal' }]);
+        sendOne(req, res, await create(body, req));
+      },
+    }),
+  ];
+}

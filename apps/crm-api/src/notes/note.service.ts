@@ -1,0 +1,73 @@
+import { HttpError, validationFailed } from '@lib/errors';
+import { nextSequence } from '@lib/mongo';
+import type { SortKey } from '@lib/paging';
+import type { Connection } from 'mongoose';
+import type { ContactLinks } from '../contact-links';
+import type { KeysetPager } from '../keyset-pager';
+import { removeFromLists } from '../list-removal';
+import type { Page } from '../paging';
+import { noteModel, type NoteDoc } from './note.model';
+
+/** True when every id names a deal of the account. */
+export type DealsExist = (account: number, ids: number[]) => Promise<boolean>;
+
+export interface NoteFields {
+  subject: string;
+  description: string;
+  contacts: number[];
+  deals: number[];
+}
+
+const BY_CREATION: SortKey[] = [
+  { field: 'created_time', direction: 1 },
+  { field: '_id', direction: 1 },
+];
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+const noteNotFound = (id: number) => new HttpError(404, 'note_not_found', `No note with id ${id}`);
+
+export function noteService(connection: Connection, options: { pager: KeysetPager; links: ContactLinks; dealsExist: DealsExist }) {
+  const Note = noteModel(connection);
+  const { links, pager } = options;
+
+  async function assertRelations(account: number, fields: Partial<NoteFields>, contactsField: string): Promise<void> {
+    if (fields.contacts?.length) await links.assertExist(account, fields.contacts, contactsField);
+    if (fields.deals?.length && !(await options.dealsExist(account, fields.deals))) {
+      throw validationFailed([{ field: 'deal_ids', message: `names a deal that is not in this account (${fields.deals.join(', ')})` }]);
+    }
+  }
+
+  return {
+    /** N1, N2, deal notes: checks every related contact and deal, then writes once. */
+    async create(account: number, fields: NoteFields, contactsField = 'contact_ids'): Promise<NoteDoc> {
+      await assertRelations(account, fields, contactsField);
+      const now = nowSeconds();
+      const id = await nextSequence(connection, 'notes');
+      const doc = (await Note.create({ _id: id, account, ...fields, created_time: now, updated_time: now })).toObject();
+      return links.dropDeleted(Note, doc);
+    },
+
+    /** PUT /dev/api/notes: one atomic `$set` of the sent fields (relations as whole lists). */
+    async update(account: number, id: number, changes: Partial<NoteFields>, contactsField = 'contact_ids'): Promise<NoteDoc> {
+      await assertRelations(account, changes, contactsField);
+      const doc = await Note.findOneAndUpdate({ _id: id, account }, { $set: { ...changes, updated_time: nowSeconds() } }, { returnDocument: 'after' }).lean<NoteDoc>();
+      if (!doc) throw noteNotFound(id);
+      return links.dropDeleted(Note, doc);
+    },
+
+    /** N3. */
+    ofContact: (account: number, contactId: number, params: { page_size: number; cursor?: string }): Promise<Page<NoteDoc>> =>
+      pager.page(Note, { account, contacts: contactId }, BY_CREATION, params, `notes:contact:${account}:${contactId}`),
+
+    /** GET /dev/api/opportunity/{id}/notes. */
+    ofDeal: (account: number, dealId: number, params: { page_size: number; cursor?: string }): Promise<Page<NoteDoc>> =>
+      pager.page(Note, { account, deals: dealId }, BY_CREATION, params, `notes:deal:${account}:${dealId}`),
+
+    /** N4: removes only the relation; the note stays. */
+    async unrelate(account: number, contactId: number, noteId: number): Promise<void> {
+      await removeFromLists(Note, { _id: noteId, account }, 'contacts', [contactId], { updated_time: nowSeconds() });
+    },
+  };
+}
+
+export type NoteService = ReturnType<typeof noteService>;

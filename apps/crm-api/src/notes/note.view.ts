@@ -1,0 +1,15 @@
+import type { NoteDoc } from './note.model';
+
+/** The wire shape of a note (JSON and XML): related contacts and deals as id strings. */
+export function noteView(doc: NoteDoc) {
+  return {
+    id: doc._id,
+    created_time: doc.created_time,
+    updated_time: doc.updated_time,
+    subject: doc.subject,
+    description: doc.description,
+    contacts: doc.contacts.map(String),
+    ...(doc.deals.length > 0 && { deal_ids: doc.deals.map(String) }),
+    entity_type: 'note' as const,
+  };
+}

@@ -1,0 +1,177 @@
+import { validationFailed } from '@lib/errors';
+import { defineRoute, type AnyRoute } from '@lib/validation';
+import type { Request, Response } from 'express';
+import { currentUser } from '../auth/basic-auth';
+import type { ContactService } from '../contacts/contact.service';
+import { commonErrors, notFoundError } from '../errors.outputs';
+import { shapePage, type Page } from '../paging';
+import { noContent as sendNoContent, reply } from '../reply';
+import type { TaskDoc } from './task.model';
+import { taskListOutput, taskOutput } from './task.outputs';
+import type { TaskPresenter } from './task.presenter';
+import {
+  contactTasksParams,
+  daysParams,
+  emailParams,
+  taskFilterQuery,
+  taskInput,
+  taskParams,
+  taskPatchInput,
+  taskUpdateInput,
+  wholeListQuery,
+  type TaskInput,
+} from './task.schemas';
+import type { TaskService } from './task.service';
+
+const TAGS = ['tasks'];
+const one = { description: 'The task, with its contacts as contact objects', schema: taskOutput };
+const list = { description: 'Tasks: count on the first, cursor on the last when more follow (an empty list when none)', schema: taskListOutput };
+const DUE_ORDER = 'Ordered by due date (earliest first), then id.';
+
+function refuseId(body: TaskInput): void {
+  if (body.id !== undefined) throw validationFailed([{ field: 'id', message: 'must not be sent when creating; use PUT /dev/api/tasks to update' }]);
+}
+
+export function taskRoutes(tasks: TaskService, contacts: ContactService, present: TaskPresenter): AnyRoute[] {
+  const account = (req: Request) => currentUser(req).account;
+  const sendOne = async (req: Request, res: Response, doc: TaskDoc) => reply(req, res, await present.one(doc), { root: 'task' });
+  const sendList = async (req: Request, res: Response, page: Page<TaskDoc>) =>
+    reply(req, res, shapePage(await present.many(page.items), page), { root: 'tasks', item: 'task' });
+
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/dev/api/tasks',
+      summary: 'T1: pending (not completed) tasks of all users of the account',
+      description: DUE_ORDER,
+      tags: TAGS,
+      request: { query: wholeListQuery },
+      responses: { 200: list, ...commonErrors },
+      handler: async ({ query }, req, res) => sendList(req, res, await tasks.pending(account(req), query)),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/dev/api/tasks/all',
+      summary: 'T2: pending and completed tasks of all users of the account',
+      description: DUE_ORDER,
+      tags: TAGS,
+      request: { query: wholeListQuery },
+      responses: { 200: list, ...commonErrors },
+      handler: async ({ query }, req, res) => sendList(req, res, await tasks.all(account(req), query)),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/dev/api/tasks/pending/:days',
+      summary: 'T3: pending tasks due from the start of today (UTC) to the end of the day `days` days from today',
+      description: `0: due today; 1: today or tomorrow. Overdue tasks of earlier days are not included. ${DUE_ORDER}`,
+      tags: TAGS,
+      request: { params: daysParams, query: wholeListQuery },
+      responses: { 200: list, ...commonErrors },
+      handler: async ({ params, query }, req, res) => sendList(req, res, await tasks.dueWithin(account(req), params.days, query)),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/dev/api/tasks/my/tasks',
+      summary: 'T4: all tasks owned by the caller',
+      description: DUE_ORDER,
+      tags: TAGS,
+      request: { query: wholeListQuery },
+      responses: { 200: list, ...commonErrors },
+      handler: async ({ query }, req, res) => sendList(req, res, await tasks.ofOwner(account(req), currentUser(req)._id, query)),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/dev/api/tasks/based',
+      summary: 'T5: tasks filtered by type, owner (user id), pending (true/false) and due range, paged',
+      description: `Every filter is optional; they combine with "and". ${DUE_ORDER}`,
+      tags: TAGS,
+      request: { query: taskFilterQuery },
+      responses: { 200: list, ...commonErrors },
+      handler: async ({ query }, req, res) => sendList(req, res, await tasks.filtered(account(req), query)),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/dev/api/contacts/:contact_id/tasks/sort',
+      summary: 'C10: tasks related to the contact, latest due date first',
+      tags: TAGS,
+      request: { params: contactTasksParams, query: wholeListQuery },
+      responses: { 200: list, ...commonErrors },
+      handler: async ({ params, query }, req, res) => sendList(req, res, await tasks.ofContact(account(req), params.contact_id, query)),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/dev/api/tasks',
+      summary: 'T7: create a task',
+      tags: TAGS,
+      request: { body: taskInput },
+      responses: { 200: one, ...commonErrors },
+      handler: async ({ body }, req, res) => {
+        refuseId(body);
+        await sendOne(req, res, await tasks.create(currentUser(req), body));
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/dev/api/tasks/email/:email',
+      summary: 'T8: create a task related to the contact with this email',
+      description: 'An email no contact of the account has is a 400 and nothing is created.',
+      tags: TAGS,
+      request: { params: emailParams, body: taskInput },
+      responses: { 200: one, ...commonErrors },
+      handler: async ({ params, body }, req, res) => {
+        refuseId(body);
+        const contact = await contacts.requireByEmail(account(req), params.email);
+        await sendOne(req, res, await tasks.create(currentUser(req), body, contact._id));
+      },
+    }),
+    defineRoute({
+      method: 'put',
+      path: '/dev/api/tasks',
+      summary: 'T9: update the task with the id in the body (subject, type, priority_type and due required)',
+      description: 'The sent fields replace the stored ones; optional fields not sent stay as stored.',
+      tags: TAGS,
+      request: { body: taskUpdateInput },
+      responses: { 200: one, 404: notFoundError, ...commonErrors },
+      handler: async ({ body }, req, res) => {
+        const { id, ...changes } = body;
+        await sendOne(req, res, await tasks.update(account(req), id, changes));
+      },
+    }),
+    defineRoute({
+      method: 'put',
+      path: '/dev/api/tasks/partial-update',
+      summary: 'Change only the sent fields of the task with the id in the body',
+      tags: TAGS,
+      request: { body: taskPatchInput },
+      responses: { 200: one, 404: notFoundError, ...commonErrors },
+      handler: async ({ body }, req, res) => {
+        const { id, ...changes } = body;
+        await sendOne(req, res, await tasks.update(account(req), id, changes));
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/dev/api/tasks/:id',
+      summary: 'T6: one task',
+      tags: TAGS,
+      request: { params: taskParams },
+      responses: { 200: one, 204: { description: 'No task with that id' }, ...commonErrors },
+      handler: async ({ params }, req, res) => {
+        const doc = await tasks.get(account(req), params.id);
+        return doc ? sendOne(req, res, doc) : sendNoContent(res);
+      },
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/dev/api/tasks/:id',
+      summary: 'T10: delete a task',
+      tags: TAGS,
+      request: { params: taskParams },
+      responses: { 204: { description: 'Deleted (or there was no such task)' }, ...commonErrors },
+      handler: async ({ params }, req, res) => {
+        await tasks.remove(account(req), params.id);
+        sendNoContent(res);
+      },
+    }),
+  ];
+}

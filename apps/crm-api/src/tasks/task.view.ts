@@ -1,0 +1,25 @@
+import type { DomainUserDoc } from '../accounts/domain-user.model';
+import { userView } from '../accounts/user.view';
+import type { ContactView } from '../contacts/contact.view';
+import type { TaskDoc } from './task.model';
+
+/** The wire shape of a task (JSON and XML): related contacts as full contact objects. */
+export function taskView(doc: TaskDoc, contacts: ContactView[], owner?: DomainUserDoc) {
+  return {
+    id: doc._id,
+    subject: doc.subject,
+    type: doc.type,
+    priority_type: doc.priority_type,
+    due: doc.due,
+    status: doc.status,
+    progress: doc.progress,
+    is_complete: doc.is_complete,
+    contacts,
+    notes: doc.notes.map(String),
+    owner_id: doc.owner,
+    ...(owner && { taskOwner: userView(owner) }),
+    created_time: doc.created_time,
+    updated_time: doc.updated_time,
+    entity_type: 'task' as const,
+  };
+}
