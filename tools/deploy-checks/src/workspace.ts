@@ -10,9 +10,9 @@ export const fromRoot = (...parts: string[]) => path.join(ROOT, ...parts);
 /** Whether the Nx project of an app exists yet (a service-table row may land before its app). */
 export const appProjectExists = (name: string) => existsSync(fromRoot('apps', name, 'project.json'));
 
-/** Every YAML document of a file, as plain data; a syntax error or duplicate key throws, naming the file. */
+/** Every YAML document of a file, as plain data (compose's `<<` merge keys resolved); a syntax error or duplicate key throws, naming the file. */
 export function readYamlDocuments(file: string): unknown[] {
-  const documents = parseAllDocuments(readFileSync(file, 'utf8'), { uniqueKeys: true });
+  const documents = parseAllDocuments(readFileSync(file, 'utf8'), { uniqueKeys: true, merge: true });
   if (!Array.isArray(documents)) return [];
   const values: unknown[] = [];
   for (const document of documents) {
