@@ -11,6 +11,7 @@ import { appProblems, containerProblems, referenceProblems } from './workload-ch
 const fresh = (): Resource[] => renderOverlay('dev');
 const get = (resources: Resource[], kind: string, name: string) => find(resources, kind, name)!;
 const app = (resources: Resource[]) => containersOf(get(resources, 'Deployment', 'users-api'))[0];
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the tests reach deep into manifests to break them
 const spec = (r: Resource) => r.spec as Record<string, any>;
 
 describe('the checks catch', () => {
