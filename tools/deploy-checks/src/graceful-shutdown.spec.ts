@@ -13,7 +13,8 @@ import { fromRoot } from './workspace';
 
 // The behaviour the Deployment's preStop, readiness probe and grace period rely on, on a real app
 // process (articles-api, bundled like nx build does): SIGTERM while requests are in flight.
-const READINESS_DELAY_MS = 600;
+// Generous, so a busy machine still shows the not-ready window.
+const READINESS_DELAY_MS = 2_000;
 const DRAIN_LIMIT_MS = 8_000;
 
 async function freePort(): Promise<number> {
@@ -85,12 +86,16 @@ describe('graceful shutdown of a running app', () => {
     });
     child.stdout!.on('data', (chunk) => (output += chunk));
     child.stderr!.on('data', (chunk) => (output += chunk));
-    const deadline = Date.now() + 15_000;
-    while (!output.includes('"msg":"listening"')) {
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`articles-api did not start:\n${output}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await waitForOutput('"msg":"listening"');
   });
+
+  async function waitForOutput(text: string): Promise<void> {
+    const deadline = Date.now() + 15_000;
+    while (!output.includes(text)) {
+      if (Date.now() > deadline || child?.exitCode !== null) throw new Error(`articles-api never printed ${text}:\n${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
 
   afterAll(async () => {
     if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
@@ -105,6 +110,8 @@ describe('graceful shutdown of a running app', () => {
     const signalledAt = Date.now();
     child!.kill('SIGTERM');
 
+    // The signal arrives asynchronously: wait until the app says it took it.
+    await waitForOutput('shutting down: not ready');
     // Still accepting, but no longer ready: the load balancer stops sending first.
     expect(await get(port, '/readyz')).toEqual({ status: 503, body: '{"status":"shutting_down"}' });
     expect((await get(port, '/articles')).status).toBe(200);
