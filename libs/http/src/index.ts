@@ -8,4 +8,5 @@ export * from './negotiate';
 export * from './request-id';
 export * from './run-service';
 export * from './serve';
+export * from './shutdown-settings';
 export * from './xml';

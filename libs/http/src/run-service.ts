@@ -4,6 +4,7 @@ import type { Connection } from 'mongoose';
 import { createLifecycle, type Lifecycle } from './lifecycle';
 import { createLogger, type Logger } from './logger';
 import { serve, type RunningServer } from './serve';
+import { readShutdownSettings, type ShutdownSettings } from './shutdown-settings';
 
 export interface ServiceDeps {
   connection: Connection;
@@ -21,6 +22,8 @@ export interface RunServiceOptions {
   warnings?: string[];
   /** Runs once the indexes exist and before the port opens (seed data, bootstrap users). */
   prepare?(deps: ServiceDeps): Promise<void>;
+  /** Read from SHUTDOWN_DELAY_MS and SHUTDOWN_TIMEOUT_MS unless given. */
+  shutdown?: ShutdownSettings;
 }
 
 /**
@@ -28,6 +31,7 @@ export interface RunServiceOptions {
  * in-flight requests before closing the database.
  */
 export async function runService(options: RunServiceOptions): Promise<RunningServer> {
+  const shutdown = options.shutdown ?? readShutdownSettings(process.env);
   const logger = createLogger(options.name, options.logLevel);
   for (const warning of options.warnings ?? []) logger.warn(warning);
   const database = await openDatabase(options.database);
@@ -36,7 +40,7 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
   const app = options.createApp({ connection: database.connection, logger, lifecycle });
   await ensureIndexes(database.connection);
   await options.prepare?.({ connection: database.connection, logger, lifecycle });
-  return serve(app, { port: options.port, logger, lifecycle, onClose: () => database.close() });
+  return serve(app, { port: options.port, logger, lifecycle, ...shutdown, onClose: () => database.close() });
 }
 
 /** Runs `start`, turning a start-up failure (bad config, unreachable database) into one clear line and exit 1. */

@@ -110,6 +110,24 @@ describe('serve', () => {
     expect(onClose).toHaveBeenCalledTimes(1);
   });
 
+  it('with a readiness delay, answers /readyz 503 while still serving, and only then closes the port', async () => {
+    const lifecycle = createLifecycle();
+    const { app } = slowApp(lifecycle);
+    running = await serve(app, { port: 0, host: '127.0.0.1', logger, lifecycle, readinessDelayMs: 400 });
+    const { port } = running;
+    const startedAt = Date.now();
+    const shutdown = running.shutdown();
+
+    // new connections are still accepted during the delay, and told the app is not ready
+    expect(await get(port, '/readyz')).toEqual({ status: 503, body: '{"status":"shutting_down"}' });
+    expect(await get(port, '/slow')).toEqual({ status: 200, body: '{"finished":true}' });
+    expect(running.server.listening).toBe(true);
+
+    await shutdown;
+    expect(Date.now() - startedAt).toBeGreaterThanOrEqual(390);
+    await expect(get(port, '/healthz')).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+  });
+
   it('cuts connections still open after the drain timeout', async () => {
     const lifecycle = createLifecycle();
     const { app, started } = slowApp(lifecycle);

@@ -10,6 +10,11 @@ export interface ServeOptions {
   lifecycle: Lifecycle;
   /** Longest wait for in-flight requests after SIGTERM before connections are cut. */
   drainTimeoutMs?: number;
+  /**
+   * How long, after SIGTERM, `/readyz` answers 503 while the server still accepts and serves, so a
+   * load balancer that polls readiness stops sending before the port closes.
+   */
+  readinessDelayMs?: number;
   /** Runs after the last request finished: close the database here. */
   onClose?: () => Promise<void>;
 }
@@ -21,9 +26,11 @@ export interface RunningServer {
   shutdown(): Promise<void>;
 }
 
+export const DEFAULT_DRAIN_TIMEOUT_MS = 10_000;
+
 /** Listens with slow-client timeouts and graceful shutdown; SIGTERM/SIGINT shut down and exit 0. */
 export async function serve(app: Express, options: ServeOptions): Promise<RunningServer> {
-  const { logger, lifecycle, drainTimeoutMs = 10_000 } = options;
+  const { logger, lifecycle, drainTimeoutMs = DEFAULT_DRAIN_TIMEOUT_MS, readinessDelayMs = 0 } = options;
   const server = createServer(app);
   server.requestTimeout = 30_000;
   server.headersTimeout = 15_000;
@@ -41,6 +48,10 @@ export async function serve(app: Express, options: ServeOptions): Promise<Runnin
   const shutdown = () => {
     closing ??= (async () => {
       lifecycle.shuttingDown = true;
+      if (readinessDelayMs > 0) {
+        logger.info(`shutting down: not ready, still serving for ${readinessDelayMs} ms`);
+        await new Promise((resolve) => setTimeout(resolve, readinessDelayMs));
+      }
       logger.info('shutting down: draining in-flight requests');
       const drained = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();

@@ -79,6 +79,10 @@ async function build(...names: string[]): Promise<void> {
     const dir = name === 'gateway' ? path.join(root, 'dist/tools/gateway') : path.join(root, 'dist/apps', name);
     await mkdir(dir, { recursive: true });
     await writeFile(path.join(dir, 'main.js'), name === 'gateway' ? STUB_GATEWAY : STUB_APP);
+    if (name !== 'gateway') {
+      await mkdir(path.join(root, 'apps', name), { recursive: true });
+      await writeFile(path.join(root, 'apps', name, 'project.json'), '{}');
+    }
   }
 }
 

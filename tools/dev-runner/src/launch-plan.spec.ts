@@ -17,7 +17,8 @@ const row = (name: string, subdomain: string, defaultPort: number): ServiceEntry
 });
 // Its own table, so the tests hold while the real one grows.
 const services = [row('articles-api', 'articles', 3002), row('users-api', 'users', 3004)];
-const everything = built(...services.map((s) => `dist/apps/${s.name}/main.js`), 'dist/tools/gateway/main.js');
+const projects = services.map((s) => `apps/${s.name}/project.json`);
+const everything = built(...projects, ...services.map((s) => `dist/apps/${s.name}/main.js`), 'dist/tools/gateway/main.js');
 
 describe('planLaunch', () => {
   it('reads the shared service table unless given another', () => {
@@ -50,7 +51,7 @@ describe('planLaunch', () => {
   });
 
   it('warns about and skips what is not built', () => {
-    const plan = planLaunch({ root, env: {}, services, exists: built('dist/apps/users-api/main.js') });
+    const plan = planLaunch({ root, env: {}, services, exists: built(...projects, 'dist/apps/users-api/main.js') });
     expect(plan.apps.map((a) => a.name)).toEqual(['users-api']);
     expect(plan.services.map((s) => s.name)).toEqual(['users-api']);
     expect(plan.gateway).toBeUndefined();
@@ -58,6 +59,15 @@ describe('planLaunch', () => {
       'articles-api is not built (dist/apps/articles-api/main.js is missing): skipping it; build with npx nx build articles-api',
       'the gateway is not built (dist/tools/gateway/main.js is missing): skipping it; build with npx nx build gateway',
     ]);
+  });
+
+  it('skips a listed service whose project does not exist yet, and runs the others', () => {
+    const withNews = [...services, row('news-api', 'news', 3003)];
+    const plan = planLaunch({ root, env: {}, services: withNews, exists: everything });
+    expect(plan.apps.map((a) => a.name)).toEqual(['articles-api', 'users-api']);
+    expect(plan.services.map((s) => s.name)).toEqual(['articles-api', 'users-api']);
+    expect(plan.gateway).toBeDefined();
+    expect(plan.missing).toEqual(['news-api has no project yet (apps/news-api/project.json is missing): skipping it']);
   });
 
   it('rejects clashing and malformed ports before starting anything', () => {

@@ -48,6 +48,12 @@ export function planLaunch({ root, env, services = SERVICES, exists = existsSync
 
     const relative = path.join('dist', 'apps', service.name, 'main.js');
     const script = path.join(root, relative);
+    const project = path.join('apps', service.name, 'project.json');
+    if (!exists(path.join(root, project))) {
+      // A row may land in the service table before its app does (apps are built on separate branches).
+      plan.missing.push(`${service.name} has no project yet (${project} is missing): skipping it`);
+      continue;
+    }
     if (!exists(script)) {
       plan.missing.push(`${service.name} is not built (${relative} is missing): skipping it; build with npx nx build ${service.name}`);
       continue;

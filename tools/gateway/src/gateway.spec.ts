@@ -68,7 +68,7 @@ describe('gateway', () => {
     gateway = createGateway({
       services: [row('articles-api', 'articles', 1), row('users-api', 'users', 2), row('news-api', 'news', 3)],
       domain: 'localhost',
-      resolvePort: (service) => ports.get(service.name) ?? 0,
+      resolveTarget: (service) => `http://127.0.0.1:${ports.get(service.name) ?? 0}`,
       onProxyError: (service, err) => errors.push(`${service.name}:${err.code}`),
     });
   });

@@ -7,8 +7,8 @@ export interface GatewayOptions {
   services: readonly ServiceEntry[];
   /** Hosts are `<subdomain>.<domain>`, e.g. `articles.localhost`. */
   domain: string;
-  /** The local port a service listens on. */
-  resolvePort(service: ServiceEntry): number;
+  /** Where a service is reached, e.g. `http://127.0.0.1:3002` locally or `http://articles-api:3000` under compose. */
+  resolveTarget(service: ServiceEntry): string;
   /** Told about upstream failures (the client only gets a 502). */
   onProxyError?(service: ServiceEntry, err: NodeJS.ErrnoException): void;
 }
@@ -16,11 +16,11 @@ export interface GatewayOptions {
 const UNREACHABLE = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EADDRNOTAVAIL']);
 
 /**
- * The local stand-in for the ingress: routes each request by its Host header to the service on
- * 127.0.0.1, adding X-Forwarded-For/Proto/Port/Host. Returns a server that is not listening yet.
+ * The local stand-in for the ingress: routes each request by its Host header to the service's
+ * target, adding X-Forwarded-For/Proto/Port/Host. Returns a server that is not listening yet.
  */
 export function createGateway(options: GatewayOptions): Server {
-  const { services, domain, resolvePort, onProxyError } = options;
+  const { services, domain, resolveTarget, onProxyError } = options;
   const knownHosts = services.map((s) => `${s.subdomain}.${domain}`.toLowerCase()).join(', ');
   const proxy = httpProxy.createProxyServer({ xfwd: true });
 
@@ -45,7 +45,7 @@ export function createGateway(options: GatewayOptions): Server {
       sendJsonError(res, 404, 'not_routed', `${path} is a probe path: ask the service on its own port`);
       return;
     }
-    proxy.web(req, res, { target: `http://127.0.0.1:${resolvePort(service)}` }, (err: NodeJS.ErrnoException) => {
+    proxy.web(req, res, { target: resolveTarget(service) }, (err: NodeJS.ErrnoException) => {
       if (res.destroyed) return; // the client left; nothing to report
       onProxyError?.(service, err);
       const message = UNREACHABLE.has(err.code ?? '') ? `${service.name} is not reachable` : `${service.name} failed to answer`;

@@ -2,6 +2,7 @@ import { GATEWAY, SERVICES, localPort } from '@lib/services';
 import pino from 'pino';
 import { createGateway } from './gateway';
 import { shutdownOnSignals } from './shutdown';
+import { resolveTargets } from './targets';
 
 // pino directly rather than @lib/http's createLogger: that barrel would load express and mongoose here.
 const logger = pino({ name: 'gateway', level: process.env.LOG_LEVEL || 'info' });
@@ -9,13 +10,12 @@ const logger = pino({ name: 'gateway', level: process.env.LOG_LEVEL || 'info' })
 function start(): void {
   const port = localPort(GATEWAY);
   const domain = process.env[GATEWAY.domainEnv] || GATEWAY.defaultDomain;
-  // Read every service port now so a bad *_PORT value stops the gateway at start, not on a request.
-  const ports = new Map(SERVICES.map((s) => [s.name, localPort(s)]));
+  const targets = resolveTargets(SERVICES, process.env);
 
   const server = createGateway({
     services: SERVICES,
     domain,
-    resolvePort: (service) => ports.get(service.name) ?? service.defaultPort,
+    resolveTarget: (service) => targets.get(service.name) ?? '',
     onProxyError: (service, err) => logger.warn({ service: service.name, code: err.code }, `upstream error: ${err.message}`),
   });
   server.on('error', (err: NodeJS.ErrnoException) => {
@@ -24,7 +24,7 @@ function start(): void {
   });
   // No host: listens on IPv6 and IPv4, since `*.localhost` may resolve to ::1 first.
   server.listen(port, () => {
-    const routes = SERVICES.map((s) => `http://${s.subdomain}.${domain}:${port} -> 127.0.0.1:${ports.get(s.name)}`);
+    const routes = SERVICES.map((s) => `http://${s.subdomain}.${domain}:${port} -> ${targets.get(s.name)}`);
     logger.info({ port, routes }, 'listening');
   });
   shutdownOnSignals(server, logger);

@@ -1,0 +1,131 @@
+import { SERVICES } from '@lib/services';
+import { databaseProblems, networkPolicyProblems } from './database-checks';
+import { schemaProblems } from './k8s-schema';
+import { renderOverlay } from './manifests';
+import { containersOf } from './pod';
+import { find, type Resource } from './resource';
+import { ingressProblems, serviceProblems } from './routing-checks';
+import { appProblems, containerProblems, referenceProblems } from './workload-checks';
+
+// Each check must catch the mistake it exists for: break a copy of the dev overlay and look.
+const fresh = (): Resource[] => renderOverlay('dev');
+const get = (resources: Resource[], kind: string, name: string) => find(resources, kind, name)!;
+const app = (resources: Resource[]) => containersOf(get(resources, 'Deployment', 'users-api'))[0];
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the tests reach deep into manifests to break them
+const spec = (r: Resource) => r.spec as Record<string, any>;
+
+describe('the checks catch', () => {
+  it('a schema violation: a number where Kubernetes wants a string', () => {
+    const resources = fresh();
+    (app(resources).env![0] as { value?: unknown }).value = 3000;
+    expect(schemaProblems(get(resources, 'Deployment', 'users-api'))).toEqual([expect.stringMatching(/^Deployment\/users-api: .*env\/0\/value must be string/)]);
+    expect(containerProblems(resources)).toContain('Deployment/users-api container users-api: env DB_PASSWORD is 3000, not a string');
+  });
+
+  it('an unknown kind', () => {
+    expect(schemaProblems({ apiVersion: 'apps/v1', kind: 'Deploymnet', metadata: { name: 'x' } })).toEqual(['Deploymnet/x: apps/v1 has no kind Deploymnet']);
+  });
+
+  it('latest and untagged images, missing probes and limits, privilege', () => {
+    const resources = fresh();
+    const c = app(resources);
+    c.image = 'crm-services/users-api:latest';
+    delete c.readinessProbe;
+    delete c.resources!.limits;
+    c.securityContext!.readOnlyRootFilesystem = false;
+    containersOf(get(resources, 'StatefulSet', 'news-api-mongodb'))[0].image = 'mongo';
+    const at = 'Deployment/users-api container users-api';
+    expect(containerProblems(resources)).toEqual([
+      'StatefulSet/news-api-mongodb container mongodb: image mongo is not pinned to a version',
+      `${at}: image crm-services/users-api:latest is not pinned to a version`,
+      `${at}: no readiness probe`,
+      `${at}: no cpu limits`,
+      `${at}: no memory limits`,
+      `${at}: root filesystem is not read-only`,
+    ]);
+  });
+
+  it('an unsafe rollout, a grace period shorter than preStop + drain, wrong probe paths, a plain secret, a missing HPA', () => {
+    const resources = fresh();
+    const deployment = get(resources, 'Deployment', 'users-api');
+    spec(deployment).strategy.rollingUpdate.maxUnavailable = 1;
+    spec(deployment).template.spec.terminationGracePeriodSeconds = 15;
+    app(resources).livenessProbe!.httpGet!.path = '/readyz';
+    app(resources).env!.push({ name: 'USERS_CURSOR_SECRET', value: 'in-the-manifest' });
+    resources.splice(resources.indexOf(get(resources, 'HorizontalPodAutoscaler', 'users-api')), 1);
+    expect(appProblems(resources, SERVICES)).toEqual([
+      'users-api: not a rolling update with maxUnavailable 0',
+      'users-api: liveness probe is not GET /healthz',
+      'users-api: terminationGracePeriodSeconds 15 is not longer than preStop 5 s + drain 10 s',
+      'users-api: USERS_CURSOR_SECRET not taken from a Secret',
+      'users-api: no HorizontalPodAutoscaler scaling the Deployment',
+    ]);
+  });
+
+  it('a service of the table without manifests', () => {
+    const resources = fresh().filter((r) => r.metadata.name !== 'news-api');
+    expect(appProblems(resources, SERVICES)).toContain('news-api: no Deployment');
+  });
+
+  it('a missing Secret key and a missing ConfigMap', () => {
+    const resources = fresh();
+    delete (get(resources, 'Secret', 'crm-api').data as Record<string, string>).CRM_CURSOR_SECRET;
+    resources.splice(resources.indexOf(get(resources, 'ConfigMap', 'users-api-config')), 1);
+    expect(referenceProblems(resources)).toEqual([
+      'Deployment/crm-api container crm-api env CRM_CURSOR_SECRET: Secret crm-api has no key CRM_CURSOR_SECRET',
+      'Deployment/users-api container users-api: ConfigMap users-api-config does not exist',
+    ]);
+  });
+
+  it('a Service selecting nothing, a backend to a missing Service or port, plain HTTP, a routed probe path', () => {
+    const resources = fresh();
+    spec(get(resources, 'Service', 'articles-api')).selector = { 'app.kubernetes.io/name': 'article-api' };
+    const ingress = get(resources, 'Ingress', 'public');
+    const rules = spec(ingress).rules;
+    rules[0].http.paths[2].backend.service.name = 'crm';
+    rules[3].http.paths[2].backend.service.port = { name: 'https' };
+    rules[1].http.paths.splice(0, 1);
+    delete ingress.metadata.annotations!['nginx.ingress.kubernetes.io/force-ssl-redirect'];
+    spec(ingress).tls[0].hosts.pop();
+    expect(serviceProblems(resources)).toEqual(['Service/articles-api: selects 0 workloads, expected 1']);
+    expect(ingressProblems(resources)).toEqual([
+      'Ingress/public crm.localhost/: Service crm does not exist',
+      'Ingress/public users.localhost/: Service users-api has no port https',
+      'Ingress/public: nginx.ingress.kubernetes.io/force-ssl-redirect is not "true"',
+      'Ingress/public: host "users.localhost" has no TLS certificate',
+      'Ingress/public: host articles.localhost routes the probe paths to the app',
+    ]);
+  });
+
+  it("a database URL aimed at another app's server or database, and a password from elsewhere", () => {
+    const resources = fresh();
+    const url = app(resources).env!.find((v) => v.name === 'USERS_MONGO_URL')!;
+    url.value = 'mongodb://users:$(DB_PASSWORD)@crm-api-mongodb:27017/crm?authSource=users';
+    const crm = containersOf(get(resources, 'Deployment', 'crm-api'))[0];
+    crm.env!.find((v) => v.name === 'DB_PASSWORD')!.valueFrom!.secretKeyRef!.name = 'users-api';
+    expect(databaseProblems(resources, SERVICES)).toEqual([
+      'crm-api: DB_PASSWORD does not come from Secret crm-api key DB_PASSWORD',
+      'users-api: database URL points at crm-api-mongodb:27017, not its own server users-api-mongodb:27017',
+      'users-api: database URL names database "crm", not "users"',
+    ]);
+  });
+
+  it('a $(VAR) used before it is defined', () => {
+    const resources = fresh();
+    const env = app(resources).env!;
+    env.push(env.shift()!);
+    expect(databaseProblems(resources, SERVICES)).toEqual(['users-api: USERS_MONGO_URL uses $(DB_PASSWORD) before it is defined']);
+  });
+
+  it('a network policy that lets another app, or everyone, reach a database', () => {
+    const resources = fresh();
+    spec(get(resources, 'NetworkPolicy', 'crm-api-mongodb')).ingress[0].from[0].podSelector.matchLabels['app.kubernetes.io/name'] = 'users-api';
+    spec(get(resources, 'NetworkPolicy', 'news-api-mongodb')).ingress[0].from = [];
+    resources.splice(resources.indexOf(get(resources, 'NetworkPolicy', 'users-api-mongodb')), 1);
+    expect(networkPolicyProblems(resources, SERVICES)).toEqual([
+      'NetworkPolicy/crm-api-mongodb: lets users-api reach crm-api-mongodb',
+      'NetworkPolicy/news-api-mongodb: lets every pod reach news-api-mongodb',
+      'users-api: no NetworkPolicy guards users-api-mongodb',
+    ]);
+  });
+});

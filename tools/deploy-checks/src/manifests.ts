@@ -1,0 +1,18 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { renderKustomization } from './kustomize';
+import type { Resource } from './resource';
+import { fromRoot } from './workspace';
+
+export const OVERLAYS = ['dev', 'prod'] as const;
+
+/**
+ * An overlay as `kubectl kustomize` would render it. The production secret files are not in git, so
+ * their committed `.example` templates stand in for them.
+ */
+export function renderOverlay(overlay: (typeof OVERLAYS)[number]): Resource[] {
+  return renderKustomization(fromRoot('k8s', 'overlays', overlay), {
+    readSecretFile: (file) => readFileSync(existsSync(file) ? file : `${file}.example`, 'utf8'),
+  });
+}
+
+export const renderBase = () => renderKustomization(fromRoot('k8s', 'base'));

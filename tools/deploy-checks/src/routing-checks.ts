@@ -1,0 +1,96 @@
+import { INTERNAL_PATHS } from '@lib/services';
+import { containersOf, podLabels, selects, workloads } from './pod';
+import { describe, find, type Resource } from './resource';
+
+interface ServicePort {
+  name?: string;
+  port: number;
+  targetPort?: string | number;
+}
+interface ServiceSpec {
+  selector?: Record<string, string>;
+  ports: ServicePort[];
+}
+
+export interface IngressRoute {
+  ingress: string;
+  host: string;
+  path: string;
+  pathType: string;
+  service: string;
+  port: { name?: string; number?: number };
+}
+
+/** Every host/path → Service rule of every Ingress. */
+export function ingressRoutes(resources: readonly Resource[]): IngressRoute[] {
+  return resources
+    .filter((r) => r.kind === 'Ingress')
+    .flatMap((ingress) =>
+      ((ingress.spec as { rules?: { host?: string; http?: { paths: { path: string; pathType: string; backend: { service: { name: string; port: IngressRoute['port'] } } }[] } }[] }).rules ?? []).flatMap(
+        (rule) =>
+          (rule.http?.paths ?? []).map((p) => ({
+            ingress: ingress.metadata.name,
+            host: rule.host ?? '',
+            path: p.path,
+            pathType: p.pathType,
+            service: p.backend.service?.name,
+            port: p.backend.service?.port ?? {},
+          })),
+      ),
+    );
+}
+
+/** Every Service with a selector selects the pods of a Deployment or StatefulSet, on a port they have. */
+export function serviceProblems(resources: readonly Resource[]): string[] {
+  const problems: string[] = [];
+  for (const service of resources.filter((r) => r.kind === 'Service')) {
+    const spec = service.spec as ServiceSpec;
+    if (!spec.selector) continue; // only the probe-path sink, checked with the ingress
+    const selected = workloads(resources).filter((w) => selects(spec.selector, podLabels(w)));
+    if (selected.length !== 1) {
+      problems.push(`${describe(service)}: selects ${selected.length} workloads, expected 1`);
+      continue;
+    }
+    const ports = containersOf(selected[0]).flatMap((c) => c.ports ?? []);
+    for (const port of spec.ports) {
+      const target = port.targetPort ?? port.port;
+      const found = typeof target === 'number' ? ports.some((p) => p.containerPort === target) : ports.some((p) => p.name === target);
+      if (!found) problems.push(`${describe(service)}: port ${port.port} targets ${target}, which ${describe(selected[0])} does not expose`);
+    }
+  }
+  return problems;
+}
+
+/** Backends name existing Services and ports; HTTPS only; probe paths go only to the pod-less sink. */
+export function ingressProblems(resources: readonly Resource[]): string[] {
+  const problems: string[] = [];
+  for (const route of ingressRoutes(resources)) {
+    const at = `Ingress/${route.ingress} ${route.host}${route.path}`;
+    const service = find(resources, 'Service', route.service);
+    if (!service) {
+      problems.push(`${at}: Service ${route.service} does not exist`);
+      continue;
+    }
+    const spec = service.spec as ServiceSpec;
+    if (!spec.ports.some((p) => (route.port.name !== undefined ? p.name === route.port.name : p.port === route.port.number))) {
+      problems.push(`${at}: Service ${route.service} has no port ${route.port.name ?? route.port.number}`);
+    }
+    const probePath = route.pathType === 'Exact' && INTERNAL_PATHS.includes(route.path);
+    if (probePath && spec.selector) problems.push(`${at}: a probe path reaches pods of Service ${route.service}`);
+    if (!probePath && !spec.selector) problems.push(`${at}: routed to Service ${route.service}, which has no pods`);
+  }
+  for (const ingress of resources.filter((r) => r.kind === 'Ingress')) {
+    const annotations = ingress.metadata.annotations ?? {};
+    for (const key of ['nginx.ingress.kubernetes.io/ssl-redirect', 'nginx.ingress.kubernetes.io/force-ssl-redirect']) {
+      if (annotations[key] !== 'true') problems.push(`${describe(ingress)}: ${key} is not "true"`);
+    }
+    const tlsHosts = new Set(((ingress.spec as { tls?: { hosts?: string[]; secretName?: string }[] }).tls ?? []).flatMap((t) => (t.secretName ? (t.hosts ?? []) : [])));
+    const hosts = new Set(ingressRoutes([ingress]).map((r) => r.host));
+    for (const host of hosts) if (!tlsHosts.has(host)) problems.push(`${describe(ingress)}: host "${host}" has no TLS certificate`);
+    for (const route of ingressRoutes([ingress])) {
+      const probes = INTERNAL_PATHS.filter((p) => ingressRoutes([ingress]).some((r) => r.host === route.host && r.path === p && r.pathType === 'Exact'));
+      if (route.path === '/' && probes.length !== INTERNAL_PATHS.length) problems.push(`${describe(ingress)}: host ${route.host} routes the probe paths to the app`);
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,116 @@
+import type { ServiceEntry } from '@lib/services';
+import { imageTag, podSpec } from './kustomize';
+import { containersOf, literalEnv, podLabels, selects, workloads, type PodContainer } from './pod';
+import { describe, find, type Resource } from './resource';
+
+/** Every container: pinned image, probes, requests and limits, string env values, no privilege. */
+export function containerProblems(resources: readonly Resource[]): string[] {
+  const problems: string[] = [];
+  for (const workload of workloads(resources)) {
+    const spec = podSpec(workload) as { securityContext?: { runAsNonRoot?: boolean } };
+    for (const c of containersOf(workload)) {
+      const at = `${describe(workload)} container ${c.name}`;
+      const tag = imageTag(c.image);
+      if (!c.image.includes('@') && (!tag || tag === 'latest')) problems.push(`${at}: image ${c.image} is not pinned to a version`);
+      if (!c.livenessProbe) problems.push(`${at}: no liveness probe`);
+      if (!c.readinessProbe) problems.push(`${at}: no readiness probe`);
+      if (!c.startupProbe) problems.push(`${at}: no startup probe`);
+      for (const kind of ['requests', 'limits'] as const) {
+        for (const resource of ['cpu', 'memory']) if (!c.resources?.[kind]?.[resource]) problems.push(`${at}: no ${resource} ${kind}`);
+      }
+      for (const variable of c.env ?? []) {
+        if ('value' in variable && typeof variable.value !== 'string') problems.push(`${at}: env ${variable.name} is ${JSON.stringify(variable.value)}, not a string`);
+      }
+      if (c.securityContext?.allowPrivilegeEscalation !== false) problems.push(`${at}: allowPrivilegeEscalation is not false`);
+      if (c.securityContext?.readOnlyRootFilesystem !== true) problems.push(`${at}: root filesystem is not read-only`);
+      if (c.securityContext?.runAsNonRoot !== true && spec.securityContext?.runAsNonRoot !== true) problems.push(`${at}: may run as root`);
+    }
+  }
+  for (const configMap of resources.filter((r) => r.kind === 'ConfigMap')) {
+    for (const [key, value] of Object.entries((configMap.data as Record<string, unknown>) ?? {})) {
+      if (typeof value !== 'string') problems.push(`${describe(configMap)}: ${key} is ${JSON.stringify(value)}, not a string`);
+    }
+  }
+  return problems;
+}
+
+/** Every ConfigMap, Secret and key a pod refers to exists. */
+export function referenceProblems(resources: readonly Resource[]): string[] {
+  const problems: string[] = [];
+  const check = (at: string, kind: 'ConfigMap' | 'Secret', name: string, key?: string) => {
+    const target = find(resources, kind, name);
+    if (!target) return problems.push(`${at}: ${kind} ${name} does not exist`);
+    const data = { ...(target.data as object), ...(target.stringData as object) };
+    if (key !== undefined && !(key in data)) problems.push(`${at}: ${kind} ${name} has no key ${key}`);
+  };
+  for (const workload of workloads(resources)) {
+    const spec = podSpec(workload) as { volumes?: { configMap?: { name: string }; secret?: { secretName: string } }[] };
+    for (const volume of spec.volumes ?? []) {
+      if (volume.configMap) check(describe(workload), 'ConfigMap', volume.configMap.name);
+      if (volume.secret) check(describe(workload), 'Secret', volume.secret.secretName);
+    }
+    for (const c of containersOf(workload)) {
+      const at = `${describe(workload)} container ${c.name}`;
+      for (const source of c.envFrom ?? []) {
+        if (source.configMapRef) check(at, 'ConfigMap', source.configMapRef.name);
+        if (source.secretRef) check(at, 'Secret', source.secretRef.name);
+      }
+      for (const variable of c.env ?? []) {
+        const { secretKeyRef, configMapKeyRef } = variable.valueFrom ?? {};
+        if (secretKeyRef) check(`${at} env ${variable.name}`, 'Secret', secretKeyRef.name, secretKeyRef.key);
+        if (configMapKeyRef) check(`${at} env ${variable.name}`, 'ConfigMap', configMapKeyRef.name, configMapKeyRef.key);
+      }
+    }
+  }
+  return problems;
+}
+
+function preStopSeconds(c: PodContainer): number | undefined {
+  const preStop = c.lifecycle?.preStop;
+  if (preStop?.sleep) return preStop.sleep.seconds;
+  const [command, seconds] = preStop?.exec?.command ?? [];
+  return command === 'sleep' && /^\d+$/.test(seconds ?? '') ? Number(seconds) : undefined;
+}
+
+/** What the issue asks of each app's Deployment, Service, HPA and PDB, and that its settings come from a ConfigMap and a Secret. */
+export function appProblems(resources: readonly Resource[], services: readonly ServiceEntry[]): string[] {
+  const problems: string[] = [];
+  for (const { name } of services) {
+    const deployment = find(resources, 'Deployment', name);
+    if (!deployment) {
+      problems.push(`${name}: no Deployment`);
+      continue;
+    }
+    const spec = deployment.spec as { strategy?: { type?: string; rollingUpdate?: { maxUnavailable?: unknown } }; template: { spec: { terminationGracePeriodSeconds?: number } } };
+    if (spec.strategy?.type !== 'RollingUpdate' || spec.strategy.rollingUpdate?.maxUnavailable !== 0) problems.push(`${name}: not a rolling update with maxUnavailable 0`);
+    const container = containersOf(deployment).find((c) => c.name === name);
+    if (!container) {
+      problems.push(`${name}: no container named ${name}`);
+      continue;
+    }
+    if (container.livenessProbe?.httpGet?.path !== '/healthz') problems.push(`${name}: liveness probe is not GET /healthz`);
+    if (container.startupProbe?.httpGet?.path !== '/healthz') problems.push(`${name}: startup probe is not GET /healthz`);
+    if (container.readinessProbe?.httpGet?.path !== '/readyz') problems.push(`${name}: readiness probe is not GET /readyz`);
+
+    const env = literalEnv(resources, container);
+    const preStop = preStopSeconds(container);
+    const drainSeconds = (Number(env.SHUTDOWN_DELAY_MS ?? 0) + Number(env.SHUTDOWN_TIMEOUT_MS ?? 10_000)) / 1000;
+    const grace = spec.template.spec.terminationGracePeriodSeconds ?? 30;
+    if (preStop === undefined) problems.push(`${name}: no preStop sleep`);
+    else if (grace <= preStop + drainSeconds) problems.push(`${name}: terminationGracePeriodSeconds ${grace} is not longer than preStop ${preStop} s + drain ${drainSeconds} s`);
+    if (env.PORT !== undefined && env.PORT !== '3000') problems.push(`${name}: PORT is ${env.PORT}, not 3000`);
+
+    if (!container.envFrom?.some((source) => source.configMapRef)) problems.push(`${name}: configuration does not come from a ConfigMap`);
+    if (!container.env?.some((variable) => variable.valueFrom?.secretKeyRef?.name === name)) problems.push(`${name}: secrets do not come from the Secret ${name}`);
+    const plain = (container.env ?? []).filter((v) => /SECRET|PASSWORD|_KEY$/.test(v.name) && !v.valueFrom?.secretKeyRef).map((v) => v.name);
+    if (plain.length) problems.push(`${name}: ${plain.join(', ')} not taken from a Secret`);
+
+    if (!find(resources, 'Service', name)) problems.push(`${name}: no Service`);
+    const hpa = find(resources, 'HorizontalPodAutoscaler', name);
+    const target = (hpa?.spec as { scaleTargetRef?: { kind: string; name: string } } | undefined)?.scaleTargetRef;
+    if (target?.kind !== 'Deployment' || target.name !== name) problems.push(`${name}: no HorizontalPodAutoscaler scaling the Deployment`);
+    const pdbs = resources.filter((r) => r.kind === 'PodDisruptionBudget' && selects((r.spec as { selector?: { matchLabels?: Record<string, string> } }).selector?.matchLabels, podLabels(deployment)));
+    if (pdbs.length !== 1) problems.push(`${name}: ${pdbs.length} PodDisruptionBudgets select its pods, expected 1`);
+  }
+  return problems;
+}
