@@ -10,10 +10,18 @@ import { contactRoutes } from './contacts/contact.routes';
 import { contactService } from './contacts/contact.service';
 import { crmErrorBody, sendCrmError } from './error-body';
 import { crmPager } from './paging';
+import { dealPresenter } from './deals/deal.presenter';
+import { dealRoutes } from './deals/deal.routes';
+import { dealService } from './deals/deal.service';
+import { DEFAULT_MILESTONES } from './tracks/track.model';
+import { trackRoutes } from './tracks/track.routes';
+import { trackService } from './tracks/track.service';
 
 export interface CrmAppConfig extends ServiceDeps {
   contactLimit: number;
   cursorSecret: string;
+  /** Milestones of each account's Default track (CRM_DEFAULT_MILESTONES). */
+  defaultMilestones?: string[];
 }
 
 export const VERSION = '0.1.0';
@@ -23,14 +31,23 @@ const protect = (auth: RequestHandler, routes: AnyRoute[]): AnyRoute[] =>
   routes.map((route) => ({ ...route, before: [auth, ...(route.before ?? [])], security: ['basic'] }));
 
 /** Builds the CRM service without listening. */
-export function createApp({ connection, logger, lifecycle, contactLimit, cursorSecret }: CrmAppConfig) {
+export function createApp({ connection, logger, lifecycle, contactLimit, cursorSecret, defaultMilestones = DEFAULT_MILESTONES }: CrmAppConfig) {
   const accounts = accountService(connection);
-  const contacts = contactService(connection, { contactLimit, pager: crmPager(cursorSecret) });
+  const pager = crmPager(cursorSecret);
+  const contacts = contactService(connection, { contactLimit, pager });
+  const presentContact = contactPresenter(accounts);
+  const tracks = trackService(connection, { defaultMilestones });
+  const deals = dealService(connection, { tracks, pager });
   const auth = basicAuth(accounts);
   return buildServiceApp({
     logger,
     lifecycle,
-    routes: protect(auth, [...userRoutes(accounts), ...contactRoutes(contacts, accounts, contactPresenter(accounts))]),
+    routes: protect(auth, [
+      ...userRoutes(accounts),
+      ...contactRoutes(contacts, accounts, presentContact),
+      ...trackRoutes(tracks),
+      ...dealRoutes(deals, tracks, contacts, dealPresenter(connection, accounts, presentContact)),
+    ]),
     errorFormat: crmErrorBody,
     errorSend: sendCrmError,
     isReady: () => databaseReady(connection),

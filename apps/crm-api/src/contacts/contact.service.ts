@@ -5,6 +5,7 @@ import { nextSequence } from '@lib/mongo';
 import type { Connection } from 'mongoose';
 import { accountModel } from '../accounts/account.model';
 import type { DomainUserDoc } from '../accounts/domain-user.model';
+import { forgetContactInDeals } from '../deals/deal-contacts';
 import type { CrmPager, Page } from '../paging';
 import { assertContactRules, emailsOf, type ContactState } from './contact-rules';
 import { contactModel, type ContactDoc, type Property } from './contact.model';
@@ -237,6 +238,7 @@ export function contactService(connection: Connection, options: ContactServiceOp
         releaseSlot(account),
         claims.releaseAll(id),
         Contact.updateMany({ account, contact_company_id: id }, { $set: { contact_company_id: null }, $inc: { rev: 1 } }),
+        forgetContactInDeals(connection, account, id),
       ]);
     },
 
