@@ -5,6 +5,7 @@ import { domainUserModel } from '../accounts/domain-user.model';
 import { contactModel } from '../contacts/contact.model';
 import type { CrmPager, Page } from '../paging';
 import type { TrackService } from '../tracks/track.service';
+import { removeContactsFromDeals } from './deal-contacts';
 import { dealModel, type DealDoc } from './deal.model';
 import type { DealInput, DealPatch } from './deal.schemas';
 
@@ -84,7 +85,7 @@ export function dealService(connection: Connection, deps: { tracks: TrackService
     if (issues.length) {
       const found = new Set((await Contact.find({ account, _id: { $in: doc.contact_ids } }, { _id: 1 }).lean()).map((c) => c._id));
       const missing = doc.contact_ids.filter((c) => !found.has(c));
-      await Deal.updateOne({ _id: id, account }, { $pull: { contact_ids: { $in: missing } } });
+      await removeContactsFromDeals(connection, { account, _id: id }, missing);
       doc = (await Deal.findOne({ _id: id, account }).lean<DealDoc>()) ?? doc;
     }
     return doc;
