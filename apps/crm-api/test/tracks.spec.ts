@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { create as parseXml } from 'xmlbuilder2';
+import { loadConfig } from '../src/config';
 import { dealHelpers, expectError } from './deal-helpers';
 import { setupCrmApp, type TestUser } from './setup-app';
 
@@ -255,8 +256,7 @@ describe('K4: delete', () => {
 });
 
 describe('configured default milestones', () => {
-  it('CRM_DEFAULT_MILESTONES is validated like a milestone list', async () => {
-    const { loadConfig } = await import('../src/config');
+  it('CRM_DEFAULT_MILESTONES is validated like a milestone list', () => {
     expect(loadConfig({ CRM_DEFAULT_MILESTONES: 'Idea, Done' }).defaultMilestones).toEqual(['Idea', 'Done']);
     expect(loadConfig({}).defaultMilestones).toEqual(['Open', 'New', 'Prospect', 'Proposal', 'Won', 'Lost']);
     expect(() => loadConfig({ CRM_DEFAULT_MILESTONES: 'Idea,done' })).toThrow(/CRM_DEFAULT_MILESTONES: milestone "done" must start with an uppercase letter/);
