@@ -168,6 +168,17 @@ describe('D3: create', () => {
     expect(xml.deal).toMatchObject({ name: 'Big deal', milestone: 'Lead', track: 'Sales', entity_type: 'deal', contact_ids: String(al.id), contacts: { id: String(al.id), type: 'PERSON' } });
   });
 
+  it('errors answer XML when XML was asked for', async () => {
+    const res = await ctx.as(ann).post(BASE).set('Accept', 'application/xml').send(h.dealBody(ann, sales, { milestone: 'won' }));
+    expect(res.status).toBe(400);
+    expect(res.headers['content-type']).toMatch(/^application\/xml/);
+    expect(res.text).toContain('<error><status>400</status><code>validation_failed</code><message>milestone: "won" is not a milestone of the track Sales');
+    const missing = await ctx.as(ann).put(`${BASE}/partial-update`).set('Accept', 'application/xml').send({ id: 999_999, name: 'x' });
+    expect(missing.status).toBe(404);
+    expect(missing.text).toContain('<code>deal_not_found</code><message>No deal with id 999999</message>');
+    expect(await dealCount()).toBe(0);
+  });
+
   it('malformed JSON is a 400 invalid_body', async () => {
     const res = await ctx.as(ann).post(BASE).set('Content-Type', 'application/json').send('{"name": ');
     expectError(res, 400, 'invalid_body');

@@ -46,11 +46,10 @@ export const dealInput = z.strictObject({ id: idField.optional(), ...writable, .
 export type DealInput = z.output<typeof dealInput>;
 
 /** partial-update body: the id and only the fields to change. */
-export const dealPatch = z.strictObject({
-  id: idField,
-  ...Object.fromEntries(Object.entries(writable).map(([key, schema]) => [key, schema.optional()])),
-  ...shown,
-}) as unknown as z.ZodType<{ id: number } & Partial<Omit<DealInput, 'id'>>>;
+export const dealPatch = z
+  .strictObject(writable)
+  .partial()
+  .extend({ id: idField, ...shown });
 export type DealPatch = z.output<typeof dealPatch>;
 
 export const dealParams = z.strictObject({ id: pathId });

@@ -109,8 +109,6 @@ export function dealService(connection: Connection, deps: { tracks: TrackService
   return {
     get: (account: number, id: number) => Deal.findOne({ _id: id, account }).lean<DealDoc>(),
 
-    exists: async (account: number, id: number) => Boolean(await Deal.exists({ _id: id, account })),
-
     /** D1, and D10 with a track filter. */
     list: (account: number, params: { page_size: number; cursor?: string }, pipelineId?: number): Promise<Page<DealDoc>> =>
       deps.pager.page(Deal, { account, ...(pipelineId !== undefined && { pipeline_id: pipelineId }) }, params, `deals:${account}:${pipelineId ?? 'all'}`),
