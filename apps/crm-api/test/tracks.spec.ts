@@ -1,8 +1,11 @@
 import request from 'supertest';
 import { create as parseXml } from 'xmlbuilder2';
+import { useServiceApp } from '@lib/http/testing';
+import { accountService } from '../src/accounts/account.service';
+import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { dealHelpers, expectError } from './deal-helpers';
-import { setupCrmApp, type TestUser } from './setup-app';
+import { TEST_CURSOR_SECRET, setupCrmApp, type TestUser } from './setup-app';
 
 /** K1–K4: tracks (pipelines) and their milestones. */
 const ctx = setupCrmApp();
@@ -260,5 +263,17 @@ describe('configured default milestones', () => {
     expect(loadConfig({ CRM_DEFAULT_MILESTONES: 'Idea, Done' }).defaultMilestones).toEqual(['Idea', 'Done']);
     expect(loadConfig({}).defaultMilestones).toEqual(['Open', 'New', 'Prospect', 'Proposal', 'Won', 'Lost']);
     expect(() => loadConfig({ CRM_DEFAULT_MILESTONES: 'Idea,done' })).toThrow(/CRM_DEFAULT_MILESTONES: milestone "done" must start with an uppercase letter/);
+  });
+});
+
+describe('an app with configured default milestones', () => {
+  const custom = useServiceApp((deps) => createApp({ ...deps, contactLimit: 10, cursorSecret: TEST_CURSOR_SECRET, defaultMilestones: ['Idea', 'Done'] }));
+
+  it('makes each account’s Default track with them', async () => {
+    const { user, apiKey } = await accountService(custom.connection).addUser({ domain: 'cfg', email: 'cfg@cfg.test' });
+    const res = await request(custom.app).get(PATH).auth(user.email, apiKey).set('Accept', 'application/json');
+    expect(res.body).toEqual([{ id: expect.any(Number), name: 'Default', milestones: 'Idea,Done' }]);
+    const byMilestone = await request(custom.app).get('/dev/api/opportunity/byMilestone').auth(user.email, apiKey).set('Accept', 'application/json');
+    expect(byMilestone.body).toEqual({ Idea: [], Done: [] });
   });
 });
