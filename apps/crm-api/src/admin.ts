@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { connectMongo, EMBEDDED_URL_FILE, resolveMongoTarget } from '@lib/mongo';
 import { accountService } from './accounts/account.service';
+import { userRemoval } from './accounts/user-removal';
 import { runAdminCommand } from './admin/commands';
 
 /** `npm run crm:admin -- <command>`: manage the users and API keys of accounts. */
@@ -10,7 +11,7 @@ async function main(): Promise<void> {
   if (!url) throw new Error('No database: set CRM_MONGO_URL or MONGO_URL, or start the services with `npm start` first');
   const connection = await connectMongo({ url, dbName: target.dbName });
   try {
-    for (const line of await runAdminCommand(process.argv.slice(2), accountService(connection))) console.log(line);
+    for (const line of await runAdminCommand(process.argv.slice(2), accountService(connection), userRemoval(connection))) console.log(line);
   } finally {
     await connection.close();
   }

@@ -19,10 +19,19 @@ import { noteService, type DealsExist } from './notes/note.service';
 import { taskPresenter } from './tasks/task.presenter';
 import { taskRoutes } from './tasks/task.routes';
 import { taskService } from './tasks/task.service';
+import { dealModel } from './deals/deal.model';
+import { dealPresenter } from './deals/deal.presenter';
+import { dealRoutes } from './deals/deal.routes';
+import { dealService } from './deals/deal.service';
+import { DEFAULT_MILESTONES } from './tracks/track.model';
+import { trackRoutes } from './tracks/track.routes';
+import { trackService } from './tracks/track.service';
 
 export interface CrmAppConfig extends ServiceDeps {
   contactLimit: number;
   cursorSecret: string;
+  /** Milestones of each account's Default track (CRM_DEFAULT_MILESTONES). */
+  defaultMilestones?: string[];
 }
 
 export const VERSION = '0.1.0';
@@ -32,15 +41,17 @@ const protect = (auth: RequestHandler, routes: AnyRoute[]): AnyRoute[] =>
   routes.map((route) => ({ ...route, before: [auth, ...(route.before ?? [])], security: ['basic'] }));
 
 /** Builds the CRM service without listening. */
-export function createApp({ connection, logger, lifecycle, contactLimit, cursorSecret }: CrmAppConfig) {
+export function createApp({ connection, logger, lifecycle, contactLimit, cursorSecret, defaultMilestones = DEFAULT_MILESTONES }: CrmAppConfig) {
   const accounts = accountService(connection);
-  const contacts = contactService(connection, { contactLimit, pager: crmPager(cursorSecret) });
+  const pager = crmPager(cursorSecret);
+  const contacts = contactService(connection, { contactLimit, pager });
+  const presentContact = contactPresenter(accounts);
+  const tracks = trackService(connection, { defaultMilestones });
+  const deals = dealService(connection, { tracks, pager });
   const auth = basicAuth(accounts);
-  const links = contactLinks(connection, contactPresenter(accounts));
+  const links = contactLinks(connection, presentContact);
   const activityPager = keysetPager(cursorSecret);
-  // Deals live in the `deals` collection as { _id, account, … }; this check is all notes need of them.
-  const dealsExist: DealsExist = async (account, ids) =>
-    (await connection.collection<{ _id: number; account: number }>('deals').countDocuments({ account, _id: { $in: ids } })) === ids.length;
+  const dealsExist: DealsExist = async (account, ids) => (await dealModel(connection).countDocuments({ account, _id: { $in: ids } })) === ids.length;
   const notes = noteService(connection, { pager: activityPager, links, dealsExist });
   const tasks = taskService(connection, { pager: activityPager, links, accounts });
   const events = eventService(connection, { pager: activityPager, links });
@@ -49,7 +60,9 @@ export function createApp({ connection, logger, lifecycle, contactLimit, cursorS
     lifecycle,
     routes: protect(auth, [
       ...userRoutes(accounts),
-      ...contactRoutes(contacts, accounts, contactPresenter(accounts)),
+      ...contactRoutes(contacts, accounts, presentContact),
+      ...trackRoutes(tracks),
+      ...dealRoutes(deals, tracks, contacts, dealPresenter(connection, accounts, presentContact)),
       ...noteRoutes(notes, contacts),
       ...taskRoutes(tasks, contacts, taskPresenter(accounts, links)),
       ...eventRoutes(events, links),

@@ -1,5 +1,7 @@
 import { resolveMongoTarget, type MongoTarget } from '@lib/mongo';
 import { baseEnvShape, parseEnv, z } from '@lib/validation';
+import { milestonesProblem, splitMilestones } from './tracks/milestones';
+import { DEFAULT_MILESTONES } from './tracks/track.model';
 
 const DEV_DEFAULTS = {
   CRM_ADMIN_EMAIL: 'admin@example.com',
@@ -23,6 +25,11 @@ const envSchema = z.object({
     .pipe(z.number().min(1, 'must be at least 1'))
     .default(50_000),
   CRM_CURSOR_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  CRM_DEFAULT_MILESTONES: z
+    .string()
+    .transform(splitMilestones)
+    .refine((names) => !milestonesProblem(names), { error: (issue) => milestonesProblem(issue.input as string[]) })
+    .default(DEFAULT_MILESTONES),
 });
 
 export interface CrmConfig {
@@ -33,6 +40,8 @@ export interface CrmConfig {
   bootstrap: { email: string; apiKey: string; domain: string };
   contactLimit: number;
   cursorSecret: string;
+  /** Milestones of the Default track made for each account. */
+  defaultMilestones: string[];
   /** Development defaults that were used, printed at start. */
   defaultsUsed: string[];
 }
@@ -57,6 +66,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): CrmConfig {
     bootstrap: { email: value('CRM_ADMIN_EMAIL'), apiKey: value('CRM_ADMIN_API_KEY'), domain: value('CRM_DOMAIN') },
     contactLimit: parsed.CRM_CONTACT_LIMIT,
     cursorSecret: value('CRM_CURSOR_SECRET'),
+    defaultMilestones: parsed.CRM_DEFAULT_MILESTONES,
     defaultsUsed: missing.map((name) => `${name}=${DEV_DEFAULTS[name]}`),
   };
 }

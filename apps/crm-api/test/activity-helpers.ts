@@ -4,20 +4,6 @@ import { person, type setupCrmApp, type TestUser } from './setup-app';
 
 type Ctx = ReturnType<typeof setupCrmApp>;
 
-/** The CRM error body, exactly: status, code, a message, and the named fields when given. */
-export function expectError(res: Response, status: number, code: string, fields?: string[]) {
-  expect({ status: res.status, body: res.body }).toEqual({
-    status,
-    body: {
-      error: {
-        status,
-        code,
-        message: expect.any(String),
-        ...(fields && { fields: fields.map((field) => ({ field, message: expect.any(String) })) }),
-      },
-    },
-  });
-}
 
 export function expectEmpty204(res: Response) {
   expect(res.status).toBe(204);

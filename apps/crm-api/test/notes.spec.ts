@@ -1,5 +1,6 @@
 import request from 'supertest';
-import { allPages, createContact, expectEmpty204, expectError, xmlOf } from './activity-helpers';
+import { allPages, createContact, expectEmpty204, xmlOf } from './activity-helpers';
+import { expectError } from './expectations';
 import { removeDealFromNotes } from '../src/activity-cleanup';
 import { setupCrmApp, type TestUser } from './setup-app';
 

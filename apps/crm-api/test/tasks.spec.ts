@@ -1,5 +1,6 @@
 import request from 'supertest';
-import { allPages, createContact, expectEmpty204, expectError, fetchContact, xmlOf } from './activity-helpers';
+import { allPages, createContact, expectEmpty204, fetchContact, xmlOf } from './activity-helpers';
+import { expectError } from './expectations';
 import { setupCrmApp, type TestUser } from './setup-app';
 
 /** Tasks: T1–T10, C10 and PUT /dev/api/tasks/partial-update. */

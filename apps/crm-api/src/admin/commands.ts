@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { AccountService } from '../accounts/account.service';
+import type { UserRemoval } from '../accounts/user-removal';
 
 export const USAGE = `Usage: npm run crm:admin -- <command> [options]
 
@@ -12,6 +13,7 @@ export const USAGE = `Usage: npm run crm:admin -- <command> [options]
   disable     --email <email>           refuse the user's credentials
   enable      --email <email>           accept the user's credentials again
   list-users  --domain <domain>         the users of an account
+  delete-user --email <email>           delete a user; refused while the user owns contacts or deals
 
 The database is CRM_MONGO_URL or MONGO_URL; without either, the one \`npm start\` is running.`;
 
@@ -22,7 +24,7 @@ function required(values: Record<string, unknown>, name: string): string {
 }
 
 /** Runs one admin command; returns the lines to print. Throws with a message for bad input. */
-export async function runAdminCommand(argv: string[], accounts: AccountService): Promise<string[]> {
+export async function runAdminCommand(argv: string[], accounts: AccountService, users?: UserRemoval): Promise<string[]> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -66,6 +68,10 @@ export async function runAdminCommand(argv: string[], accounts: AccountService):
       if (!account) throw new Error(`no account has the domain ${domain}`);
       const users = await accounts.listUsers(account._id);
       return users.map((u) => `${u._id}\t${u.email}\t${u.is_admin ? 'admin' : 'user'}${u.is_account_owner ? ', owner' : ''}${u.is_disabled ? ', disabled' : ''}${u.api_key_hash ? '' : ', no key'}`);
+    }
+    case 'delete-user': {
+      if (!users) throw new Error('delete-user needs the database connection');
+      return [`deleted ${(await users.remove(required(values, 'email'))).email}`];
     }
     case undefined:
     case 'help':

@@ -6,6 +6,7 @@ import type { Connection } from 'mongoose';
 import { accountModel } from '../accounts/account.model';
 import type { DomainUserDoc } from '../accounts/domain-user.model';
 import { removeContactFromActivities } from '../activity-cleanup';
+import { forgetContactInDeals } from '../deals/deal-contacts';
 import type { CrmPager, Page } from '../paging';
 import { assertContactRules, emailsOf, type ContactState } from './contact-rules';
 import { contactModel, type ContactDoc, type Property } from './contact.model';
@@ -239,6 +240,7 @@ export function contactService(connection: Connection, options: ContactServiceOp
         claims.releaseAll(id),
         Contact.updateMany({ account, contact_company_id: id }, { $set: { contact_company_id: null }, $inc: { rev: 1 } }),
         removeContactFromActivities(connection, account, id),
+        forgetContactInDeals(connection, account, id),
       ]);
     },
 

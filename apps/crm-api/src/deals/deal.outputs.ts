@@ -1,0 +1,36 @@
+import { z } from '@lib/validation';
+import { userOutput } from '../accounts/user.outputs';
+import { contactOutput } from '../contacts/contact.outputs';
+
+/** Response schemas, for the OpenAPI document. */
+export const dealOutput = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  description: z.string(),
+  expected_value: z.number().int(),
+  pipeline_id: z.number().int(),
+  milestone: z.string(),
+  probability: z.number().int(),
+  close_date: z.number().int().meta({ description: 'epoch seconds' }),
+  created_time: z.number().int().meta({ description: 'epoch seconds' }),
+  updated_time: z.number().int().meta({ description: 'epoch seconds' }),
+  owner_id: z.string().meta({ description: 'Id of the owning user' }),
+  contact_ids: z.array(z.string()),
+  contacts: z.array(contactOutput).meta({ description: 'The related contacts, as full contact objects' }),
+  custom_data: z.array(z.object({ name: z.string(), value: z.string() })),
+  entity_type: z.literal('deal'),
+  track: z.string().optional().meta({ description: 'Name of the track' }),
+  owner: userOutput.optional(),
+});
+
+export const pagedDealOutput = dealOutput.extend({
+  count: z.number().int().optional().meta({ description: 'On the first item: number of all matching deals' }),
+  cursor: z.string().optional().meta({ description: 'On the last item when another page exists' }),
+});
+
+export const dealListOutput = z.array(dealOutput);
+export const dealPageOutput = z.array(pagedDealOutput);
+export const byMilestoneOutput = z
+  .record(z.string(), z.array(dealOutput))
+  .meta({ description: 'JSON: every milestone of the track, in track order, with its deals (empty lists included)' });
+export const deletedOutput = z.object({ deleted: z.array(z.number().int()).meta({ description: 'The ids that were deleted' }) });

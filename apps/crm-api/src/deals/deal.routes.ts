@@ -1,0 +1,197 @@
+import { validationFailed } from '@lib/errors';
+import { negotiate } from '@lib/http';
+import { defineRoute, type AnyRoute } from '@lib/validation';
+import type { Request, Response } from 'express';
+import { currentUser } from '../auth/basic-auth';
+import { isEmail } from '../contacts/contact-rules';
+import type { ContactService } from '../contacts/contact.service';
+import { commonErrors, notFoundError } from '../errors.outputs';
+import { shapePage, type Page } from '../paging';
+import { noContent as sendNoContent, reply } from '../reply';
+import type { TrackDoc } from '../tracks/track.model';
+import type { TrackService } from '../tracks/track.service';
+import type { DealDoc } from './deal.model';
+import { byMilestoneOutput, dealListOutput, dealOutput, dealPageOutput, deletedOutput } from './deal.outputs';
+import type { DealPresenter } from './deal.presenter';
+import { basedQuery, bulkInput, byPipelineQuery, contactDealsParams, dealInput, dealParams, dealPatch, emailParams, listQuery } from './deal.schemas';
+import type { DealService } from './deal.service';
+
+const TAGS = ['deals'];
+const BASE = '/dev/api/opportunity';
+const LIST_XML = { root: 'deals', item: 'deal' } as const;
+const one = { description: 'The deal', schema: dealOutput };
+const list = { description: 'The deals, oldest first', schema: dealListOutput };
+const page = { description: 'A page of deals, oldest first: count on the first, cursor on the last when more follow', schema: dealPageOutput };
+const byMilestone = {
+  description: 'Every milestone of the track in track order with its deals, oldest first. XML: <milestones><milestone><name>Open</name><deals>…</deals></milestone>…',
+  schema: byMilestoneOutput,
+};
+const deleted = { description: 'The ids that were deleted (ids of no deal of the account are ignored)', schema: deletedOutput };
+
+export function dealRoutes(deals: DealService, tracks: TrackService, contacts: ContactService, present: DealPresenter): AnyRoute[] {
+  const account = (req: Request) => currentUser(req).account;
+
+  async function sendOne(req: Request, res: Response, doc: DealDoc) {
+    reply(req, res, await present.one(doc), { root: 'deal' });
+  }
+
+  async function sendList(req: Request, res: Response, docs: DealDoc[]) {
+    reply(req, res, await present.many(docs), LIST_XML);
+  }
+
+  async function sendPage(req: Request, res: Response, result: Page<DealDoc>) {
+    reply(req, res, shapePage(await present.many(result.items), result), LIST_XML);
+  }
+
+  /** D8/D9: keyed by milestone in track order (XML element names cannot hold every milestone name, so XML lists them). */
+  async function sendByMilestone(req: Request, res: Response, track: TrackDoc) {
+    const views = await present.many(await deals.inTrack(track.account, track._id));
+    const groups = track.milestones.map((name) => ({ name, deals: views.filter((deal) => deal.milestone === name) }));
+    if (negotiate(req) === 'xml') return reply(req, res, { milestone: groups }, { root: 'milestones' });
+    reply(req, res, Object.fromEntries(groups.map((group) => [group.name, group.deals])), { root: 'milestones' });
+  }
+
+  function assertNoId(id: number | undefined) {
+    if (id !== undefined) throw validationFailed([{ field: 'id', message: 'must not be sent when creating a deal for a contact' }]);
+  }
+
+  return [
+    defineRoute({
+      method: 'get',
+      path: BASE,
+      summary: 'D1: deals of the account, oldest first, paged',
+      tags: TAGS,
+      request: { query: listQuery },
+      responses: { 200: page, ...commonErrors },
+      handler: async ({ query }, req, res) => sendPage(req, res, await deals.list(account(req), query)),
+    }),
+    defineRoute({
+      method: 'get',
+      path: `${BASE}/byMilestone`,
+      summary: 'D8: deals of the Default track by milestone',
+      tags: TAGS,
+      responses: { 200: byMilestone, 401: commonErrors[401] },
+      handler: async (_input, req, res) => sendByMilestone(req, res, await tracks.defaultTrack(account(req))),
+    }),
+    defineRoute({
+      method: 'get',
+      path: `${BASE}/byPipeline/based`,
+      summary: 'D9: deals of a track by milestone (pipeline_id 0: the Default track)',
+      tags: TAGS,
+      request: { query: byPipelineQuery },
+      responses: { 200: byMilestone, ...commonErrors },
+      handler: async ({ query }, req, res) => sendByMilestone(req, res, await tracks.resolve(account(req), query.pipeline_id)),
+    }),
+    defineRoute({
+      method: 'get',
+      path: `${BASE}/based`,
+      summary: 'D10: deals of a track (pipeline_id 0: the Default track, 1: all tracks), paged',
+      tags: TAGS,
+      request: { query: basedQuery },
+      responses: { 200: page, ...commonErrors },
+      handler: async ({ query }, req, res) => {
+        const { pipeline_id, ...params } = query;
+        const track = pipeline_id === 1 ? undefined : await tracks.resolve(account(req), pipeline_id);
+        sendPage(req, res, await deals.list(account(req), params, track?._id));
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: `${BASE}/my/deals`,
+      summary: 'D12: deals owned by the caller, oldest first',
+      tags: TAGS,
+      responses: { 200: list, 401: commonErrors[401] },
+      handler: async (_input, req, res) => sendList(req, res, await deals.ofOwner(account(req), currentUser(req)._id)),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/dev/api/contacts/:id/deals',
+      summary: 'D11: deals related to the contact, oldest first',
+      description: 'An empty list for a contact without deals and for an id that names no contact of the account.',
+      tags: TAGS,
+      request: { params: contactDealsParams },
+      responses: { 200: list, ...commonErrors },
+      handler: async ({ params }, req, res) => sendList(req, res, await deals.ofContact(account(req), params.id)),
+    }),
+    defineRoute({
+      method: 'post',
+      path: `${BASE}/bulk`,
+      summary: 'D7: delete every listed deal of the account',
+      description: 'JSON `{"ids": [1, 2]}` or form `ids=[1,2]`. Ids of no deal of the account are ignored.',
+      tags: TAGS,
+      request: { body: bulkInput, bodyTypes: ['json', 'form'] },
+      responses: { 200: deleted, ...commonErrors },
+      handler: async ({ body }, req, res) => reply(req, res, { deleted: await deals.removeMany(account(req), body.ids) }, { root: 'result' }),
+    }),
+    defineRoute({
+      method: 'put',
+      path: `${BASE}/partial-update`,
+      summary: 'Change only the sent fields of the deal with the id in the body',
+      tags: TAGS,
+      request: { body: dealPatch },
+      responses: { 200: one, 404: notFoundError, ...commonErrors },
+      handler: async ({ body }, req, res) => sendOne(req, res, await deals.patch(account(req), body)),
+    }),
+    defineRoute({
+      method: 'post',
+      path: `${BASE}/email/:email`,
+      summary: 'D5: create a deal related to the contact with this email',
+      description: '400 and nothing created when no contact of the account has the email.',
+      tags: TAGS,
+      request: { params: emailParams, body: dealInput },
+      responses: { 200: one, ...commonErrors },
+      handler: async ({ params, body }, req, res) => {
+        assertNoId(body.id);
+        if (!isEmail(params.email)) throw validationFailed([{ field: 'email', message: `${params.email} is not a valid email address` }]);
+        const contact = await contacts.requireByEmail(account(req), params.email);
+        await sendOne(req, res, await deals.create(account(req), body, [contact._id]));
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: `${BASE}/:id`,
+      summary: 'D2: one deal',
+      tags: TAGS,
+      request: { params: dealParams },
+      responses: { 200: one, 204: { description: 'No deal with that id' }, ...commonErrors },
+      handler: async ({ params }, req, res) => {
+        const doc = await deals.get(account(req), params.id);
+        return doc ? sendOne(req, res, doc) : sendNoContent(res);
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: BASE,
+      summary: 'D3: create a deal (with the id of a deal of the account: replace that deal, as D4)',
+      tags: TAGS,
+      request: { body: dealInput },
+      responses: { 200: one, 404: notFoundError, ...commonErrors },
+      handler: async ({ body }, req, res) => {
+        const doc = body.id === undefined ? await deals.create(account(req), body) : await deals.replace(account(req), body.id, body);
+        await sendOne(req, res, doc);
+      },
+    }),
+    defineRoute({
+      method: 'put',
+      path: BASE,
+      summary: 'D4: replace the deal with the id in the body',
+      description: 'The body is the whole deal: the required fields must be sent; optional fields not sent take their defaults. Use partial-update to change some fields only.',
+      tags: TAGS,
+      request: { body: dealInput },
+      responses: { 200: one, 404: notFoundError, ...commonErrors },
+      handler: async ({ body }, req, res) => {
+        if (body.id === undefined) throw validationFailed([{ field: 'id', message: 'is required (POST creates a deal)' }]);
+        await sendOne(req, res, await deals.replace(account(req), body.id, body));
+      },
+    }),
+    defineRoute({
+      method: 'delete',
+      path: `${BASE}/:id`,
+      summary: 'D6: delete a deal',
+      tags: TAGS,
+      request: { params: dealParams },
+      responses: { 200: deleted, ...commonErrors },
+      handler: async ({ params }, req, res) => reply(req, res, { deleted: await deals.remove(account(req), params.id) }, { root: 'result' }),
+    }),
+  ];
+}

@@ -1,0 +1,69 @@
+import { formArray, pathId, queryInt, text, z } from '@lib/validation';
+import { idField, intField } from '../fields';
+import { pageParams } from '../paging';
+
+export const MAX_EXPECTED_VALUE = 1_000_000_000_000;
+/** 9999-12-31T23:59:59Z. */
+const MAX_EPOCH_SECONDS = 253_402_300_799;
+const MAX_CONTACTS = 100;
+
+/** Shown in responses; accepted back (so a fetched deal can be sent unchanged) and ignored. */
+const readOnly = z.unknown().optional();
+
+const writable = {
+  name: text({ max: 500 }),
+  description: z.string().max(10_000).optional(),
+  expected_value: intField({ min: 0, max: MAX_EXPECTED_VALUE }).meta({ override: { type: ['integer', 'string'] } }),
+  pipeline_id: idField.meta({ description: 'Id of a track of the account (see K1)' }),
+  milestone: z.string().min(1, 'must not be empty').max(100).meta({ description: 'A milestone of the track, exactly as the track spells it' }),
+  probability: intField({ min: 0, max: 100 }).meta({ override: { type: ['integer', 'string'] } }).optional(),
+  close_date: intField({ min: 0, max: MAX_EPOCH_SECONDS }).meta({ description: 'epoch seconds', override: { type: ['integer', 'string'] } }),
+  owner_id: idField.meta({ description: 'Id of a user of the account' }),
+  contact_ids: z.array(idField).max(MAX_CONTACTS, `at most ${MAX_CONTACTS} contacts`).optional(),
+  custom_data: z
+    .array(z.strictObject({ name: z.string().min(1, 'must not be empty').max(100), value: z.string().max(10_000) }))
+    .max(100)
+    .optional(),
+};
+
+const shown = {
+  created_time: readOnly,
+  updated_time: readOnly,
+  contacts: readOnly,
+  entity_type: readOnly,
+  owner: readOnly,
+  track: readOnly,
+  pic: readOnly,
+  prefs: readOnly,
+  notes: readOnly,
+  note_description: readOnly,
+  count: readOnly,
+  cursor: readOnly,
+};
+
+/** D3/D4/D5 body: a whole deal; unknown fields are refused. */
+export const dealInput = z.strictObject({ id: idField.optional(), ...writable, ...shown });
+export type DealInput = z.output<typeof dealInput>;
+
+/** partial-update body: the id and only the fields to change. */
+export const dealPatch = z
+  .strictObject(writable)
+  .partial()
+  .extend({ id: idField, ...shown });
+export type DealPatch = z.output<typeof dealPatch>;
+
+export const dealParams = z.strictObject({ id: pathId });
+export const contactDealsParams = z.strictObject({ id: pathId });
+export const emailParams = z.strictObject({ email: z.string().min(1).max(254) });
+export const listQuery = z.strictObject(pageParams);
+
+/** `pipeline_id`: 0 is the Default track; in D10, 1 is every track. */
+const pipelineQuery = queryInt({ min: 0, max: Number.MAX_SAFE_INTEGER, description: '0: the Default track; otherwise a track id' });
+export const byPipelineQuery = z.strictObject({ pipeline_id: pipelineQuery });
+export const basedQuery = z.strictObject({
+  pipeline_id: queryInt({ min: 0, max: Number.MAX_SAFE_INTEGER, description: '0: the Default track; 1: all tracks; otherwise a track id' }),
+  ...pageParams,
+});
+
+/** D7: JSON `{"ids": [1, 2]}` or the form field `ids=[1,2]`. */
+export const bulkInput = z.strictObject({ ids: formArray(idField).pipe(z.array(z.number()).min(1, 'must list at least one id').max(1000, 'at most 1000 ids')) });

@@ -1,0 +1,187 @@
+import { HttpError, conflict, validationFailed, type FieldIssue } from '@lib/errors';
+import { nextSequence } from '@lib/mongo';
+import type { Connection } from 'mongoose';
+import { domainUserModel } from '../accounts/domain-user.model';
+import { contactModel } from '../contacts/contact.model';
+import type { CrmPager, Page } from '../paging';
+import type { TrackService } from '../tracks/track.service';
+import { removeDealFromNotes } from '../activity-cleanup';
+import { removeContactsFromDeals } from './deal-contacts';
+import { dealModel, type DealDoc } from './deal.model';
+import type { DealInput, DealPatch } from './deal.schemas';
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+/** Partial updates that move a deal are compare-and-set on its placement; retried this often. */
+const MAX_ATTEMPTS = 20;
+
+export const dealNotFound = (id: number) => new HttpError(404, 'deal_not_found', `No deal with id ${id}`);
+
+/** The writable fields of a deal. */
+type DealState = Pick<DealDoc, 'name' | 'description' | 'expected_value' | 'pipeline_id' | 'milestone' | 'probability' | 'close_date' | 'owner_id' | 'contact_ids' | 'custom_data'>;
+type Refs = Partial<Pick<DealDoc, 'pipeline_id' | 'milestone' | 'owner_id' | 'contact_ids'>>;
+
+const unique = (ids: number[]) => [...new Set(ids)];
+
+/** A whole deal from a D3/D4/D5 body: optional fields not sent take their defaults. */
+function stateOf(input: DealInput): DealState {
+  return {
+    name: input.name,
+    description: input.description ?? '',
+    expected_value: input.expected_value,
+    pipeline_id: input.pipeline_id,
+    milestone: input.milestone,
+    probability: input.probability ?? 0,
+    close_date: input.close_date,
+    owner_id: input.owner_id,
+    contact_ids: unique(input.contact_ids ?? []),
+    custom_data: input.custom_data ?? [],
+  };
+}
+
+export function dealService(connection: Connection, deps: { tracks: TrackService; pager: CrmPager }) {
+  const Deal = dealModel(connection);
+  const Contact = contactModel(connection);
+  const DomainUser = domainUserModel(connection);
+
+  /** What is wrong with the references of a deal: its track and milestone, its owner, its contacts. */
+  async function refIssues(account: number, refs: Refs): Promise<FieldIssue[]> {
+    const issues: FieldIssue[] = [];
+    if (refs.pipeline_id !== undefined && refs.milestone !== undefined) {
+      const track = await deps.tracks.find(account, refs.pipeline_id);
+      if (!track) issues.push({ field: 'pipeline_id', message: `names no track of this account (${refs.pipeline_id})` });
+      else if (!track.milestones.includes(refs.milestone)) {
+        issues.push({ field: 'milestone', message: `"${refs.milestone}" is not a milestone of the track ${track.name}; use one of (case-sensitive): ${track.milestones.join(', ')}` });
+      }
+    }
+    if (refs.owner_id !== undefined && !(await DomainUser.exists({ _id: refs.owner_id, account }))) {
+      issues.push({ field: 'owner_id', message: `names no user of this account (${refs.owner_id})` });
+    }
+    if (refs.contact_ids?.length) {
+      const found = new Set((await Contact.find({ account, _id: { $in: refs.contact_ids } }, { _id: 1 }).lean()).map((c) => c._id));
+      const missing = refs.contact_ids.filter((id) => !found.has(id));
+      if (missing.length) issues.push({ field: 'contact_ids', message: `name no contact of this account: ${missing.join(', ')}` });
+    }
+    return issues;
+  }
+
+  async function assertRefs(account: number, refs: Refs): Promise<void> {
+    const issues = await refIssues(account, refs);
+    if (issues.length) throw validationFailed(issues);
+  }
+
+  /**
+   * After a write: the checks ran before it, so a track, milestone, owner or contact removed in
+   * between would be left dangling. Contacts deleted meanwhile are pulled (as their delete would
+   * have done); a placement or owner that no longer exists undoes the write and answers 400.
+   */
+  async function settle(account: number, id: number, undo: () => Promise<unknown>): Promise<DealDoc> {
+    let doc = await Deal.findOne({ _id: id, account }).lean<DealDoc>();
+    if (!doc) throw dealNotFound(id);
+    const issues = await refIssues(account, { pipeline_id: doc.pipeline_id, milestone: doc.milestone, owner_id: doc.owner_id, contact_ids: doc.contact_ids });
+    const gone = issues.filter((issue) => issue.field !== 'contact_ids');
+    if (gone.length) {
+      await undo();
+      throw validationFailed(gone.map((issue) => ({ ...issue, message: `${issue.message} (changed while the deal was being saved)` })));
+    }
+    if (issues.length) {
+      const found = new Set((await Contact.find({ account, _id: { $in: doc.contact_ids } }, { _id: 1 }).lean()).map((c) => c._id));
+      const missing = doc.contact_ids.filter((c) => !found.has(c));
+      await removeContactsFromDeals(connection, { account, _id: id }, missing);
+      doc = (await Deal.findOne({ _id: id, account }).lean<DealDoc>()) ?? doc;
+    }
+    return doc;
+  }
+
+  /** Puts back the placement and owner a write replaced, unless another write changed them since. */
+  const restore = (account: number, id: number, before: DealDoc, written: Refs) => () =>
+    Deal.updateOne(
+      { _id: id, account, pipeline_id: written.pipeline_id ?? before.pipeline_id, milestone: written.milestone ?? before.milestone, owner_id: written.owner_id ?? before.owner_id },
+      { $set: { pipeline_id: before.pipeline_id, milestone: before.milestone, owner_id: before.owner_id } },
+    );
+
+  async function requireDeal(account: number, id: number): Promise<DealDoc> {
+    const doc = await Deal.findOne({ _id: id, account }).lean<DealDoc>();
+    if (!doc) throw dealNotFound(id);
+    return doc;
+  }
+
+  const byCreation = { created_time: 1, _id: 1 } as const;
+
+  return {
+    get: (account: number, id: number) => Deal.findOne({ _id: id, account }).lean<DealDoc>(),
+
+    /** D1, and D10 with a track filter. */
+    list: (account: number, params: { page_size: number; cursor?: string }, pipelineId?: number): Promise<Page<DealDoc>> =>
+      deps.pager.page(Deal, { account, ...(pipelineId !== undefined && { pipeline_id: pipelineId }) }, params, `deals:${account}:${pipelineId ?? 'all'}`),
+
+    inTrack: (account: number, pipelineId: number) => Deal.find({ account, pipeline_id: pipelineId }).sort(byCreation).lean<DealDoc[]>(),
+
+    ofContact: (account: number, contactId: number) => Deal.find({ account, contact_ids: contactId }).sort(byCreation).lean<DealDoc[]>(),
+
+    ofOwner: (account: number, ownerId: number) => Deal.find({ account, owner_id: ownerId }).sort(byCreation).lean<DealDoc[]>(),
+
+    /** D3 without id, D5 (with the contact added to `contact_ids`). */
+    async create(account: number, input: DealInput, extraContacts: number[] = []): Promise<DealDoc> {
+      const state = stateOf(input);
+      state.contact_ids = unique([...state.contact_ids, ...extraContacts]);
+      await assertRefs(account, state);
+      const id = await nextSequence(connection, 'deals');
+      const now = nowSeconds();
+      await Deal.create({ _id: id, account, ...state, created_time: now, updated_time: now });
+      return settle(account, id, () => Deal.deleteOne({ _id: id, account }));
+    },
+
+    /** D4 and D3 with an id: the body is the whole deal; optional fields not sent take their defaults. */
+    async replace(account: number, id: number, input: DealInput): Promise<DealDoc> {
+      await requireDeal(account, id);
+      const state = stateOf(input);
+      await assertRefs(account, state);
+      const before = await Deal.findOneAndUpdate({ _id: id, account }, { $set: { ...state, updated_time: nowSeconds() } }, { returnDocument: 'before' }).lean<DealDoc>();
+      if (!before) throw dealNotFound(id);
+      return settle(account, id, restore(account, id, before, state));
+    },
+
+    /**
+     * partial-update: only the sent fields change, each with one `$set`, so concurrent updates of
+     * different fields lose nothing. A new track or milestone is checked against the other one as
+     * stored, and written only if that one is still the same (else re-read and retried).
+     */
+    async patch(account: number, input: DealPatch): Promise<DealDoc> {
+      const { id } = input;
+      const changes: Partial<DealState> = {};
+      for (const key of ['name', 'description', 'expected_value', 'pipeline_id', 'milestone', 'probability', 'close_date', 'owner_id', 'custom_data'] as const) {
+        if (input[key] !== undefined) (changes as Record<string, unknown>)[key] = input[key];
+      }
+      if (input.contact_ids !== undefined) changes.contact_ids = unique(input.contact_ids);
+      const moves = changes.pipeline_id !== undefined || changes.milestone !== undefined;
+      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+        const current = await requireDeal(account, id);
+        const placement = { pipeline_id: changes.pipeline_id ?? current.pipeline_id, milestone: changes.milestone ?? current.milestone };
+        await assertRefs(account, { ...(moves && placement), owner_id: changes.owner_id, contact_ids: changes.contact_ids });
+        const guard = moves ? { pipeline_id: current.pipeline_id, milestone: current.milestone } : {};
+        const before = await Deal.findOneAndUpdate({ _id: id, account, ...guard }, { $set: { ...changes, updated_time: nowSeconds() } }, { returnDocument: 'before' }).lean<DealDoc>();
+        if (before) return settle(account, id, restore(account, id, before, changes));
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 20));
+      }
+      throw conflict(`Deal ${id} was moved by other requests meanwhile; try again`);
+    },
+
+    /** D6. */
+    async remove(account: number, id: number): Promise<number[]> {
+      const { deletedCount } = await Deal.deleteOne({ _id: id, account });
+      if (!deletedCount) return [];
+      await removeDealFromNotes(connection, account, id);
+      return [id];
+    },
+
+    /** D7: deletes every listed deal of the account, ignoring other ids; answers the deleted ids. */
+    async removeMany(account: number, ids: number[]): Promise<number[]> {
+      const found = (await Deal.find({ account, _id: { $in: unique(ids) } }, { _id: 1 }).sort({ _id: 1 }).lean()).map((d) => d._id);
+      if (found.length) await Deal.deleteMany({ account, _id: { $in: found } });
+      await Promise.all(found.map((id) => removeDealFromNotes(connection, account, id)));
+      return found;
+    },
+  };
+}
+
+export type DealService = ReturnType<typeof dealService>;

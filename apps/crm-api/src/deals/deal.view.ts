@@ -1,0 +1,37 @@
+import type { DomainUserDoc } from '../accounts/domain-user.model';
+import { userView } from '../accounts/user.view';
+import type { ContactView } from '../contacts/contact.view';
+import type { DealDoc } from './deal.model';
+
+export interface DealRelations {
+  contacts: ContactView[];
+  owner?: DomainUserDoc;
+  trackName?: string;
+}
+
+/** The wire shape of a deal (JSON and XML); the only place that decides it. */
+export function dealView(doc: DealDoc, related: DealRelations) {
+  return {
+    id: doc._id,
+    name: doc.name,
+    description: doc.description,
+    expected_value: doc.expected_value,
+    pipeline_id: doc.pipeline_id,
+    milestone: doc.milestone,
+    probability: doc.probability,
+    close_date: doc.close_date,
+    created_time: doc.created_time,
+    updated_time: doc.updated_time,
+    /** A string, as the spec types it. */
+    owner_id: String(doc.owner_id),
+    /** The ids of `contacts` (so a fetched deal can be sent back), as strings like `owner_id`. */
+    contact_ids: related.contacts.map((contact) => String(contact.id)),
+    contacts: related.contacts,
+    custom_data: doc.custom_data.map(({ name, value }) => ({ name, value })),
+    entity_type: 'deal' as const,
+    ...(related.trackName !== undefined && { track: related.trackName }),
+    ...(related.owner && { owner: userView(related.owner) }),
+  };
+}
+
+export type DealView = ReturnType<typeof dealView>;

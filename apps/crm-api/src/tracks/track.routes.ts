@@ -1,0 +1,82 @@
+import { validationFailed } from '@lib/errors';
+import { defineRoute, z, type AnyRoute } from '@lib/validation';
+import type { Request, Response } from 'express';
+import { currentUser } from '../auth/basic-auth';
+import { commonErrors, notFoundError } from '../errors.outputs';
+import { noContent as sendNoContent, reply } from '../reply';
+import type { TrackDoc } from './track.model';
+import { trackOutput } from './track.outputs';
+import { trackInput, trackParams, type TrackInput } from './track.schemas';
+import type { TrackService } from './track.service';
+import { trackView } from './track.view';
+
+const TAGS = ['tracks'];
+const PATH = '/dev/api/milestone/pipelines';
+const one = { description: 'The track', schema: trackOutput };
+
+/** The milestone list of a K2/K3 body: under `milestone` (the spec's key) or `milestones`. */
+function milestonesOf(body: TrackInput): string[] {
+  const { milestone, milestones } = body;
+  if (milestone && milestones && milestone.join(',') !== milestones.join(',')) {
+    throw validationFailed([{ field: 'milestones', message: 'differs from milestone; send one of them' }]);
+  }
+  const names = milestone ?? milestones;
+  if (!names) throw validationFailed([{ field: 'milestone', message: 'is required' }]);
+  return names;
+}
+
+export function trackRoutes(tracks: TrackService): AnyRoute[] {
+  const account = (req: Request) => currentUser(req).account;
+  const sendOne = (req: Request, res: Response, doc: TrackDoc) => reply(req, res, trackView(doc), { root: 'track' });
+
+  return [
+    defineRoute({
+      method: 'get',
+      path: PATH,
+      summary: 'K1: tracks of the account, the Default track first',
+      tags: TAGS,
+      responses: { 200: { description: 'Every track (never empty: the Default track always exists)', schema: z.array(trackOutput) }, 401: commonErrors[401] },
+      handler: async (_input, req, res) => reply(req, res, (await tracks.list(account(req))).map(trackView), { root: 'tracks', item: 'track' }),
+    }),
+    defineRoute({
+      method: 'post',
+      path: PATH,
+      summary: 'K2: create a track',
+      description: 'Body `{"name": "Sales", "milestone": "Open,Demo,Won,Lost"}`. The name must not be Default nor the name of another track of the account.',
+      tags: TAGS,
+      request: { body: trackInput },
+      responses: { 200: one, ...commonErrors },
+      handler: async ({ body }, req, res) => {
+        if (body.id !== undefined) throw validationFailed([{ field: 'id', message: 'must not be sent when creating; use PUT to update' }]);
+        sendOne(req, res, await tracks.create(account(req), body.name, milestonesOf(body)));
+      },
+    }),
+    defineRoute({
+      method: 'put',
+      path: PATH,
+      summary: 'K3: rename a track and set its milestones (without an id, create one)',
+      description: 'A milestone that still holds deals cannot be removed or renamed; the Default track cannot be changed.',
+      tags: TAGS,
+      request: { body: trackInput },
+      responses: { 200: one, 404: notFoundError, ...commonErrors },
+      handler: async ({ body }, req, res) => {
+        const milestones = milestonesOf(body);
+        const doc = body.id === undefined ? await tracks.create(account(req), body.name, milestones) : await tracks.update(account(req), body.id, body.name, milestones);
+        sendOne(req, res, doc);
+      },
+    }),
+    defineRoute({
+      method: 'delete',
+      path: `${PATH}/:id`,
+      summary: 'K4: delete a track',
+      description: '400 for the Default track (always the last one left) and for a track that still holds deals.',
+      tags: TAGS,
+      request: { params: trackParams },
+      responses: { 204: { description: 'Deleted (or there was no such track)' }, ...commonErrors },
+      handler: async ({ params }, req, res) => {
+        await tracks.remove(account(req), params.id);
+        sendNoContent(res);
+      },
+    }),
+  ];
+}

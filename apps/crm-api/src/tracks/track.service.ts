@@ -1,0 +1,137 @@
+import { HttpError, conflict, validationFailed } from '@lib/errors';
+import { nextSequence } from '@lib/mongo';
+import type { Connection } from 'mongoose';
+import { dealModel } from '../deals/deal.model';
+import { DEFAULT_TRACK_NAME, trackModel, type TrackDoc } from './track.model';
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+export const trackNotFound = (id: number) => new HttpError(404, 'track_not_found', `No track with id ${id}`);
+const duplicateName = (name: string) =>
+  new HttpError(400, 'duplicate_name', `A track named ${name} already exists in this account`, { details: [{ field: 'name', message: 'is already the name of another track' }] });
+const defaultTrackFixed = (what: string) =>
+  new HttpError(400, 'default_track', `The ${DEFAULT_TRACK_NAME} track cannot be ${what}: every account keeps it as it is (it is also always the last track)`);
+const notEmpty = (track: string, where: string, count: number) =>
+  new HttpError(400, 'track_not_empty', `${where} of the track ${track} still hold${count === 1 ? 's' : ''} ${count} deal${count === 1 ? '' : 's'}; move or delete ${count === 1 ? 'it' : 'them'} first`);
+
+const isDuplicateKey = (err: unknown) => (err as { code?: number }).code === 11000;
+
+export interface TrackServiceOptions {
+  /** Milestones of the Default track made for each account (CRM_DEFAULT_MILESTONES). */
+  defaultMilestones: string[];
+}
+
+export function trackService(connection: Connection, options: TrackServiceOptions) {
+  const Track = trackModel(connection);
+  const Deal = dealModel(connection);
+
+  async function insert(account: number, name: string, milestones: string[]): Promise<TrackDoc> {
+    // ids start at 2: D9 and D10 read pipeline_id 0 as "the Default track" and 1 as "all tracks"
+    const id = (await nextSequence(connection, 'tracks')) + 1;
+    try {
+      return (await Track.create({ _id: id, account, name, milestones, created_time: nowSeconds(), rev: 0 })).toObject();
+    } catch (err) {
+      if (isDuplicateKey(err)) throw duplicateName(name);
+      throw err;
+    }
+  }
+
+  /** The account's Default track, made on first use (concurrent first uses make one). */
+  async function defaultTrack(account: number): Promise<TrackDoc> {
+    const existing = await Track.findOne({ account, name: DEFAULT_TRACK_NAME }).lean<TrackDoc>();
+    if (existing) return existing;
+    try {
+      return await insert(account, DEFAULT_TRACK_NAME, options.defaultMilestones);
+    } catch (err) {
+      const made = await Track.findOne({ account, name: DEFAULT_TRACK_NAME }).lean<TrackDoc>();
+      if (made) return made;
+      throw err;
+    }
+  }
+
+  const find = (account: number, id: number) => Track.findOne({ _id: id, account }).lean<TrackDoc>();
+
+  async function requireTrack(account: number, id: number): Promise<TrackDoc> {
+    const track = await find(account, id);
+    if (!track) throw trackNotFound(id);
+    return track;
+  }
+
+  /** Deals of the track in any of `milestones` (all milestones when omitted). */
+  const dealsIn = (account: number, track: number, milestones?: string[]) =>
+    Deal.countDocuments({ account, pipeline_id: track, ...(milestones && { milestone: { $in: milestones } }) });
+
+  return {
+    defaultTrack,
+    find,
+
+    /** K1: the Default track first (it has the lowest id of the account), then the others by id. */
+    async list(account: number): Promise<TrackDoc[]> {
+      await defaultTrack(account);
+      return Track.find({ account }).sort({ _id: 1 }).lean<TrackDoc[]>();
+    },
+
+    /** D9/D10: `pipeline_id` 0 is the Default track; any other value must name a track of the account. */
+    async resolve(account: number, pipelineId: number): Promise<TrackDoc> {
+      if (pipelineId === 0) return defaultTrack(account);
+      const track = await find(account, pipelineId);
+      if (!track) throw validationFailed([{ field: 'pipeline_id', message: `names no track of this account (${pipelineId}); 0 is the Default track` }]);
+      return track;
+    },
+
+    /** K2 (and K3 without id). */
+    async create(account: number, name: string, milestones: string[]): Promise<TrackDoc> {
+      await defaultTrack(account); // so that the Default track keeps the lowest id
+      return insert(account, name, milestones);
+    },
+
+    /**
+     * K3 with an id: new name and milestones. A milestone that still holds deals cannot be removed
+     * (or renamed); checked before the write and again after it, so a deal placed there meanwhile
+     * undoes the change instead of being hidden from the milestone views.
+     */
+    async update(account: number, id: number, name: string, milestones: string[]): Promise<TrackDoc> {
+      const current = await requireTrack(account, id);
+      if (current.name === DEFAULT_TRACK_NAME) throw defaultTrackFixed('changed');
+      const removed = current.milestones.filter((m) => !milestones.includes(m));
+      const where = () => `The milestone${removed.length === 1 ? '' : 's'} ${removed.join(', ')}`;
+      const before = removed.length ? await dealsIn(account, id, removed) : 0;
+      if (before) throw notEmpty(current.name, where(), before);
+      let updated: TrackDoc | null;
+      try {
+        updated = await Track.findOneAndUpdate({ _id: id, account, rev: current.rev }, { $set: { name, milestones }, $inc: { rev: 1 } }, { returnDocument: 'after' }).lean<TrackDoc>();
+      } catch (err) {
+        if (isDuplicateKey(err)) throw duplicateName(name);
+        throw err;
+      }
+      if (!updated) throw conflict(`Track ${id} was changed or deleted by another request meanwhile; try again`);
+      const after = removed.length ? await dealsIn(account, id, removed) : 0;
+      if (after) {
+        await Track.updateOne({ _id: id, rev: updated.rev }, { $set: { name: current.name, milestones: current.milestones }, $inc: { rev: 1 } });
+        throw notEmpty(current.name, where(), after);
+      }
+      return updated;
+    },
+
+    /** K4: 204 also for an unknown id; never the Default track, never a track that holds deals. */
+    async remove(account: number, id: number): Promise<void> {
+      const current = await find(account, id);
+      if (!current) return;
+      if (current.name === DEFAULT_TRACK_NAME) throw defaultTrackFixed('deleted');
+      const before = await dealsIn(account, id);
+      if (before) throw notEmpty(current.name, 'The milestones', before);
+      const { deletedCount } = await Track.deleteOne({ _id: id, account });
+      if (!deletedCount) return;
+      // a deal placed in the track while it was being deleted: put the track back
+      const after = await dealsIn(account, id);
+      if (after) {
+        await Track.create(current).catch((err) => {
+          if (!isDuplicateKey(err)) throw err;
+        });
+        throw notEmpty(current.name, 'The milestones', after);
+      }
+    },
+  };
+}
+
+export type TrackService = ReturnType<typeof trackService>;
