@@ -13,7 +13,6 @@ import { crmPager } from './paging';
 import { contactLinks } from './contact-links';
 import { eventRoutes } from './events/event.routes';
 import { eventService } from './events/event.service';
-import { keysetPager } from './keyset-pager';
 import { noteRoutes } from './notes/note.routes';
 import { noteService, type DealsExist } from './notes/note.service';
 import { taskPresenter } from './tasks/task.presenter';
@@ -50,11 +49,10 @@ export function createApp({ connection, logger, lifecycle, contactLimit, cursorS
   const deals = dealService(connection, { tracks, pager });
   const auth = basicAuth(accounts);
   const links = contactLinks(connection, presentContact);
-  const activityPager = keysetPager(cursorSecret);
   const dealsExist: DealsExist = async (account, ids) => (await dealModel(connection).countDocuments({ account, _id: { $in: ids } })) === ids.length;
-  const notes = noteService(connection, { pager: activityPager, links, dealsExist });
-  const tasks = taskService(connection, { pager: activityPager, links, accounts });
-  const events = eventService(connection, { pager: activityPager, links });
+  const notes = noteService(connection, { pager, links, dealsExist });
+  const tasks = taskService(connection, { pager, links, accounts });
+  const events = eventService(connection, { pager, links });
   return buildServiceApp({
     logger,
     lifecycle,

@@ -13,12 +13,24 @@ export const pageParams = {
   cursor: z.string().min(1, 'must not be empty').max(1024).optional().meta({ description: 'The cursor of the last item of the previous page' }),
 };
 
+/**
+ * `page_size` and `cursor` for lists the spec shows unpaged (notes, tasks and events of a
+ * contact, T1–T4, E1): a whole list up to MAX_PAGE_SIZE by default, so clients written for
+ * the unpaged original get everything they got; `cursor` on the last item when more follow.
+ */
+export const wholeListParams = {
+  page_size: queryInt({ min: 1, max: MAX_PAGE_SIZE, description: `Items per page (default and at most ${MAX_PAGE_SIZE})` }).default(MAX_PAGE_SIZE),
+  cursor: pageParams.cursor,
+};
+
+export const wholeListQuery = z.strictObject(wholeListParams);
+
 /** Creation order with the id as tie-breaker: stable while new records arrive. */
-const BY_CREATION: SortKey[] = [
+export const BY_CREATION: SortKey[] = [
   { field: 'created_time', direction: 1 },
   { field: '_id', direction: 1 },
 ];
-const position = z.strictObject({ t: z.number(), id: z.number() });
+const position = z.strictObject({ k: z.array(z.number()) });
 
 export interface Page<T> {
   items: T[];
@@ -28,28 +40,33 @@ export interface Page<T> {
 }
 
 /**
- * Keyset paging for every CRM list: fetches `page_size + 1` after the cursor's position, counts the
- * matches, and signs the next cursor for exactly this list (`scope`), so it cannot be replayed
- * on another list or account.
+ * Keyset paging for every CRM list, in any order of numeric fields ending with `_id` (creation
+ * order unless told): fetches `page_size + 1` after the cursor's position, counts the matches,
+ * and signs the next cursor for exactly this list (`scope`) and order, so it cannot be replayed on
+ * another list, order or account.
  */
 export function crmPager(secret: string) {
   const cursors = new CursorCodec(secret);
   return {
-    async page<T extends { _id: number; created_time: number }>(
+    async page<T extends { _id: number }>(
       model: Model<T>,
       filter: Record<string, unknown>,
       params: { page_size: number; cursor?: string },
       scope: string,
+      order: SortKey[] = BY_CREATION,
     ): Promise<Page<T>> {
-      const after = params.cursor ? cursors.decode(params.cursor, position, scope) : undefined;
-      const query = after ? { $and: [filter, keysetAfter(BY_CREATION, [after.t, after.id])] } : filter;
+      const fields = order.map((key) => key.field);
+      const signedScope = `${scope}|${fields.join(',')}`;
+      const after = params.cursor ? cursors.decode(params.cursor, position, signedScope).k : undefined;
+      const query = after ? { $and: [filter, keysetAfter(order, after)] } : filter;
       const [count, fetched] = await Promise.all([
         model.countDocuments(filter),
-        model.find(query).sort(sortOf(BY_CREATION)).limit(params.page_size + 1).lean<T[]>(),
+        model.find(query).sort(sortOf(order)).limit(params.page_size + 1).lean<T[]>(),
       ]);
       const { items, hasMore } = takePage(fetched, params.page_size);
-      const last = items[items.length - 1];
-      return { items, count, next: hasMore ? cursors.encode({ t: last.created_time, id: last._id }, scope) : undefined };
+      const last = items[items.length - 1] as Record<string, unknown> | undefined;
+      const next = hasMore && last ? cursors.encode({ k: fields.map((field) => Number(last[field])) }, signedScope) : undefined;
+      return { items, count, next };
     },
   };
 }

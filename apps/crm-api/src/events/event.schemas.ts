@@ -1,6 +1,6 @@
 import { pathId, queryInt, text, z } from '@lib/validation';
 import { contactIdList } from '../contact-links';
-import { wholeListParams } from '../keyset-pager';
+import { wholeListParams } from '../paging';
 import { epochField, inOrder, MAX_EPOCH } from '../epoch';
 import { idField } from '../fields';
 import { EVENT_COLORS } from './event.model';
@@ -39,4 +39,4 @@ export const rangeQuery = z
 
 export const eventParams = z.strictObject({ id: pathId });
 export const contactEventsParams = z.strictObject({ contact_id: pathId });
-export { wholeListQuery } from '../keyset-pager';
+export { wholeListQuery } from '../paging';

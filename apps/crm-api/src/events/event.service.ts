@@ -3,7 +3,7 @@ import { nextSequence } from '@lib/mongo';
 import type { SortKey } from '@lib/paging';
 import type { Connection } from 'mongoose';
 import type { ContactLinks } from '../contact-links';
-import type { KeysetPager } from '../keyset-pager';
+import type { CrmPager } from '../paging';
 import type { Page } from '../paging';
 import { updateByRevision } from '../revision-update';
 import { eventModel, type EventColor, type EventDoc } from './event.model';
@@ -32,12 +32,12 @@ function assertTimes(start: number, end: number): void {
   if (start > end) throw validationFailed([{ field: 'end', message: 'must not be before start' }]);
 }
 
-export function eventService(connection: Connection, options: { pager: KeysetPager; links: ContactLinks }) {
+export function eventService(connection: Connection, options: { pager: CrmPager; links: ContactLinks }) {
   const Event = eventModel(connection);
   const { pager, links } = options;
 
   const list = (account: number, filter: Record<string, unknown>, params: PageParams, scope: string): Promise<Page<EventDoc>> =>
-    pager.page(Event, { account, ...filter }, BY_START, params, `events:${scope}:${account}:${JSON.stringify(filter)}`);
+    pager.page(Event, { account, ...filter }, params, `events:${scope}:${account}:${JSON.stringify(filter)}`, BY_START);
 
   return {
     /** E3 (and E4 without id): title, start and end required, start ≤ end. */

@@ -45,4 +45,4 @@ export const noteByEmailForm = z.strictObject({
 export const contactNotesParams = z.strictObject({ contact_id: pathId });
 export const contactNoteParams = z.strictObject({ contact_id: pathId, note_id: pathId });
 export const dealNotesParams = z.strictObject({ id: pathId });
-export { wholeListQuery } from '../keyset-pager';
+export { wholeListQuery } from '../paging';

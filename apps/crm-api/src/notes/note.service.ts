@@ -1,9 +1,8 @@
 import { HttpError, validationFailed } from '@lib/errors';
 import { nextSequence } from '@lib/mongo';
-import type { SortKey } from '@lib/paging';
 import type { Connection } from 'mongoose';
 import type { ContactLinks } from '../contact-links';
-import type { KeysetPager } from '../keyset-pager';
+import type { CrmPager } from '../paging';
 import { removeFromLists } from '../list-removal';
 import type { Page } from '../paging';
 import { noteModel, type NoteDoc } from './note.model';
@@ -18,15 +17,10 @@ export interface NoteFields {
   deals: number[];
 }
 
-const BY_CREATION: SortKey[] = [
-  { field: 'created_time', direction: 1 },
-  { field: '_id', direction: 1 },
-];
-
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 const noteNotFound = (id: number) => new HttpError(404, 'note_not_found', `No note with id ${id}`);
 
-export function noteService(connection: Connection, options: { pager: KeysetPager; links: ContactLinks; dealsExist: DealsExist }) {
+export function noteService(connection: Connection, options: { pager: CrmPager; links: ContactLinks; dealsExist: DealsExist }) {
   const Note = noteModel(connection);
   const { links, pager } = options;
 
@@ -57,11 +51,11 @@ export function noteService(connection: Connection, options: { pager: KeysetPage
 
     /** N3. */
     ofContact: (account: number, contactId: number, params: { page_size: number; cursor?: string }): Promise<Page<NoteDoc>> =>
-      pager.page(Note, { account, contacts: contactId }, BY_CREATION, params, `notes:contact:${account}:${contactId}`),
+      pager.page(Note, { account, contacts: contactId }, params, `notes:contact:${account}:${contactId}`),
 
     /** GET /dev/api/opportunity/{id}/notes. */
     ofDeal: (account: number, dealId: number, params: { page_size: number; cursor?: string }): Promise<Page<NoteDoc>> =>
-      pager.page(Note, { account, deals: dealId }, BY_CREATION, params, `notes:deal:${account}:${dealId}`),
+      pager.page(Note, { account, deals: dealId }, params, `notes:deal:${account}:${dealId}`),
 
     /** N4: removes only the relation; the note stays. */
     async unrelate(account: number, contactId: number, noteId: number): Promise<void> {

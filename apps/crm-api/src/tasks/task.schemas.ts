@@ -69,4 +69,4 @@ export const taskParams = z.strictObject({ id: pathId });
 export const contactTasksParams = z.strictObject({ contact_id: pathId });
 export { emailParams } from '../contacts/contact.schemas';
 export const daysParams = z.strictObject({ days: queryInt({ min: 0, max: 3650, description: 'Days from today (0: due today)' }) });
-export { wholeListQuery } from '../keyset-pager';
+export { wholeListQuery } from '../paging';

@@ -5,7 +5,7 @@ import type { Connection } from 'mongoose';
 import type { AccountService } from '../accounts/account.service';
 import type { DomainUserDoc } from '../accounts/domain-user.model';
 import type { ContactLinks } from '../contact-links';
-import type { KeysetPager } from '../keyset-pager';
+import type { CrmPager } from '../paging';
 import { noteModel } from '../notes/note.model';
 import type { Page } from '../paging';
 import { updateByRevision } from '../revision-update';
@@ -36,7 +36,7 @@ function completionOf(current: Completion, sent: SentCompletion): Completion {
   return completion;
 }
 
-export function taskService(connection: Connection, options: { pager: KeysetPager; links: ContactLinks; accounts: AccountService }) {
+export function taskService(connection: Connection, options: { pager: CrmPager; links: ContactLinks; accounts: AccountService }) {
   const Task = taskModel(connection);
   const Note = noteModel(connection);
   const { pager, links, accounts } = options;
@@ -54,7 +54,7 @@ export function taskService(connection: Connection, options: { pager: KeysetPage
   }
 
   const list = (account: number, filter: Record<string, unknown>, params: PageParams, scope: string, order = BY_DUE): Promise<Page<TaskDoc>> =>
-    pager.page(Task, { account, ...filter }, order, params, `tasks:${scope}:${account}:${JSON.stringify(filter)}`);
+    pager.page(Task, { account, ...filter }, params, `tasks:${scope}:${account}:${JSON.stringify(filter)}`, order);
 
   return {
     /** T7, T8 (`alsoContact` is the contact of the email). */
