@@ -21,6 +21,8 @@ export interface RunServiceOptions {
   warnings?: string[];
   /** Runs once the indexes exist and before the port opens (seed data, bootstrap users). */
   prepare?(deps: ServiceDeps): Promise<void>;
+  /** Runs on shutdown after in-flight requests finished and before the database closes (stop jobs). */
+  beforeClose?(): Promise<void>;
 }
 
 /**
@@ -36,7 +38,11 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
   const app = options.createApp({ connection: database.connection, logger, lifecycle });
   await ensureIndexes(database.connection);
   await options.prepare?.({ connection: database.connection, logger, lifecycle });
-  return serve(app, { port: options.port, logger, lifecycle, onClose: () => database.close() });
+  const onClose = async () => {
+    await options.beforeClose?.();
+    await database.close();
+  };
+  return serve(app, { port: options.port, logger, lifecycle, onClose });
 }
 
 /** Runs `start`, turning a start-up failure (bad config, unreachable database) into one clear line and exit 1. */
