@@ -10,6 +10,8 @@ export interface FeedReply {
   fixture?: string;
   body?: string;
   type?: string;
+  /** Answer after this many milliseconds. */
+  delayMs?: number;
   /** Never answer (a publisher that times out). */
   hang?: boolean;
   /** Stream this many bytes of padding inside an RSS document (a body over the size limit). */
@@ -32,10 +34,14 @@ export async function startFeedServer() {
     const reply = replies.get(urlPath);
     if (!reply) return res.writeHead(404).end('no such feed');
     if (reply.hang) return void hanging.add(res);
+    if (reply.delayMs) return void setTimeout(() => answer(res, reply), reply.delayMs);
+    answer(res, reply);
+  });
+  const answer = (res: ServerResponse, reply: FeedReply) => {
     res.writeHead(reply.status ?? 200, { 'content-type': reply.type ?? 'application/rss+xml; charset=utf-8' });
     if (reply.streamBytes) return streamPadding(res, reply.streamBytes);
     res.end(reply.body ?? (reply.fixture ? fixture(reply.fixture) : ''));
-  });
+  };
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

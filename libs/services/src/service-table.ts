@@ -18,6 +18,7 @@ export interface ServiceEntry {
 export const SERVICES: readonly ServiceEntry[] = [
   { name: 'crm-api', subdomain: 'crm', portEnv: 'CRM_PORT', defaultPort: 3001, envPrefix: 'CRM', database: 'crm' },
   { name: 'articles-api', subdomain: 'articles', portEnv: 'ARTICLES_PORT', defaultPort: 3002, envPrefix: 'ARTICLES', database: 'articles' },
+  { name: 'news-api', subdomain: 'news', portEnv: 'NEWS_PORT', defaultPort: 3003, envPrefix: 'NEWS', database: 'news' },
   { name: 'users-api', subdomain: 'users', portEnv: 'USERS_PORT', defaultPort: 3004, envPrefix: 'USERS', database: 'users' },
 ];
 

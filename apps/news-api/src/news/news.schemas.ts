@@ -6,18 +6,25 @@ export const DEFAULT_PAGE = 20;
 export const MAX_PAGE = 100;
 const MAX_LIST = 20;
 
-/** `a,b` or a repeated parameter: one list either way. */
-const list = (item: z.ZodType<string, string>, description: string) =>
+/**
+ * `a,b` or a repeated parameter: one list either way. `problem` says what is wrong with one value;
+ * the error names the parameter itself, with the value.
+ */
+const list = (problem: (value: string) => string | undefined, description: string) =>
   z
     .union([z.string(), z.array(z.string())])
     .transform((value) => (Array.isArray(value) ? value : [value]).flatMap((v) => v.split(',')).map((v) => v.trim()))
-    .pipe(z.array(item).min(1).max(MAX_LIST, `must list at most ${MAX_LIST} values`))
+    .superRefine((values, ctx) => {
+      if (values.length > MAX_LIST) ctx.addIssue({ code: 'custom', message: `must list at most ${MAX_LIST} values` });
+      const first = values.map(problem).find(Boolean);
+      if (first) ctx.addIssue({ code: 'custom', message: first });
+    })
     .meta({ description, override: ({ jsonSchema }) => Object.assign(jsonSchema, { type: 'string', anyOf: undefined }) });
 
-const asxCode = z
-  .string()
-  .regex(/^[A-Z0-9]{3}$/, 'must be ASX codes such as BHP or CBA, in capitals')
-  .refine((code) => companyByCode(code) !== undefined, { error: (issue) => `${String(issue.input)} is not a company GET /companies knows` });
+const asxCode = (code: string) => {
+  if (!/^[A-Z0-9]{3}$/.test(code)) return `"${code}" is not an ASX code: use codes such as BHP or CBA, in capitals`;
+  return companyByCode(code) ? undefined : `${code} is not a company GET /companies knows`;
+};
 
 /** `2026-11-01` (a whole day, UTC) or `2026-11-01T09:30:00Z` / `…+11:00`. */
 const instant = (edge: 'start' | 'end') =>
@@ -29,7 +36,7 @@ const instant = (edge: 'start' | 'end') =>
     });
 
 export function newsQuery(sourceIds: string[]) {
-  const source = z.string().refine((id) => sourceIds.includes(id), { error: (issue) => `${String(issue.input)} is not a source of GET /sources` });
+  const source = (id: string) => (sourceIds.includes(id) ? undefined : `"${id}" is not a source of GET /sources`);
   return z
     .strictObject({
       q: z.string().trim().min(1, 'must not be empty').max(200).optional().meta({ description: 'Words that must all appear in the title or summary (any case)', example: 'iron ore' }),
