@@ -1,8 +1,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { createLifecycle, createLogger } from '@lib/http';
+import { connectMongo } from '@lib/mongo';
+import { useTestDatabase } from '@lib/mongo/testing';
 import request from 'supertest';
-import { VERSION } from '../src/app';
-import { setupNewsApp } from './setup-app';
+import { createApp, VERSION } from '../src/app';
+import { JWT_SECRET, MASTER_KEY, setupNewsApp, TEST_PUBLISHERS } from './setup-app';
 
 const ctx = setupNewsApp();
 
@@ -68,5 +71,27 @@ describe('service endpoints', () => {
   it('answers /healthz and /readyz', async () => {
     await request(ctx.app).get('/healthz').expect(200, { status: 'ok' });
     await request(ctx.app).get('/readyz').expect(200, { status: 'ready' });
+  });
+});
+
+describe('when the database is gone', () => {
+  const db = useTestDatabase();
+
+  it('answers 503 with an error id and no internals, and /readyz turns 503', async () => {
+    const connection = await connectMongo({ url: process.env.TEST_MONGO_URL!, dbName: db.dbName });
+    const app = createApp({
+      connection,
+      logger: createLogger('t', 'silent'),
+      lifecycle: createLifecycle(),
+      masterKey: MASTER_KEY,
+      jwt: { secret: JWT_SECRET, expiresInSeconds: 60 },
+      publishers: TEST_PUBLISHERS,
+    });
+    await connection.close();
+    expect((await request(app).get('/readyz')).status).toBe(503);
+    const res = await request(app).post('/users').send({ email: 'a@example.com', password: 'password-123', access_token: MASTER_KEY });
+    expect(res.status).toBe(503);
+    expect(res.body).toEqual({ error: { code: 'database_unavailable', message: expect.any(String), error_id: expect.any(String) } });
+    expect(JSON.stringify(res.body)).not.toMatch(/Mongo|at \//);
   });
 });

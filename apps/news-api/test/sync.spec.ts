@@ -163,6 +163,7 @@ describe('POST /news/sync', () => {
     const admin = await ctx.tokenFor('admin');
     expect((await request(ctx.app).post('/news/sync').set('Authorization', `Bearer ${admin}`)).status).toBe(200);
     expect((await request(ctx.app).post('/news/sync').set('Authorization', `Bearer ${MASTER_KEY}`)).status).toBe(200);
+    expect((await request(ctx.app).post('/news/sync').type('form').send({ access_token: admin })).status).toBe(200);
     expect(await ctx.Article.countDocuments()).toBe(5);
   });
 });
