@@ -40,6 +40,21 @@ function build(isReady = jest.fn(async () => true)) {
 }
 
 describe('buildServiceApp', () => {
+  it('sets the configured response headers on every response, errors included', async () => {
+    const app = buildServiceApp({
+      logger: pino({ level: 'silent' }),
+      routes: items,
+      openapi: { title: 'Items', version: '1.0.0' },
+      errorFormat: (e: ErrorDescription) => ({ error: { code: e.code } }),
+      isReady: async () => true,
+      lifecycle: createLifecycle(),
+      responseHeaders: { 'X-API-Version': '2.3.4' },
+    });
+    for (const path of ['/items/1', '/nope', '/healthz']) {
+      expect((await request(app).get(path)).headers['x-api-version']).toBe('2.3.4');
+    }
+  });
+
   it('answers /healthz with 200', async () => {
     const res = await request(build().app).get('/healthz');
     expect(res.status).toBe(200);

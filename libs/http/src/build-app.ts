@@ -16,6 +16,8 @@ export interface ServiceAppOptions {
   isReady: () => Promise<boolean>;
   lifecycle: Lifecycle;
   bodyLimit?: string;
+  /** Headers set on every response (e.g. the API version). */
+  responseHeaders?: Record<string, string>;
 }
 
 /**
@@ -27,6 +29,13 @@ export function buildServiceApp(options: ServiceAppOptions): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
   app.use(helmet());
+  const headers = Object.entries(options.responseHeaders ?? {});
+  if (headers.length) {
+    app.use((_req, res, next) => {
+      for (const [name, value] of headers) res.setHeader(name, value);
+      next();
+    });
+  }
   app.use(httpLogger(options.logger));
 
   const health = healthRoutes(options.isReady, options.lifecycle);

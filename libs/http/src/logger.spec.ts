@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import express from 'express';
 import pino from 'pino';
 import request from 'supertest';
-import { createLogger, httpLogger } from './logger';
+import { createLogger, httpLogger, redactUrl } from './logger';
 
 function capture() {
   const lines: Array<Record<string, unknown>> = [];
@@ -57,5 +57,14 @@ describe('httpLogger', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ level, req: { id: 'req-42', method: 'GET', url: path }, res: { statusCode: status } });
     expect(JSON.stringify(lines[0])).not.toContain('secret-token');
+  });
+});
+
+describe('redactUrl', () => {
+  it('hides access_token query values and keeps the rest', () => {
+    expect(redactUrl('/news?q=bhp&access_token=eyJ.abc.def&limit=2')).toBe('/news?q=bhp&access_token=[REDACTED]&limit=2');
+    expect(redactUrl('/news?access_token=x')).toBe('/news?access_token=[REDACTED]');
+    expect(redactUrl('/news?my_access_token=x')).toBe('/news?my_access_token=x');
+    expect(redactUrl(undefined)).toBeUndefined();
   });
 });

@@ -12,6 +12,9 @@ export function createLogger(service: string, level = process.env.LOG_LEVEL ?? '
   });
 }
 
+/** Tokens may travel as an `access_token` query parameter; they never reach the log. */
+export const redactUrl = (url: string | undefined) => url?.replace(/([?&]access_token=)[^&]*/gi, '$1[REDACTED]');
+
 /** One structured log line per request, tagged with the request id; 5xx are errors, 4xx warnings. */
 export function httpLogger(logger: Logger) {
   return pinoHttp({
@@ -19,7 +22,7 @@ export function httpLogger(logger: Logger) {
     genReqId: requestId,
     customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
     serializers: {
-      req: (req) => ({ id: req.id, method: req.method, url: req.url }),
+      req: (req) => ({ id: req.id, method: req.method, url: redactUrl(req.url) }),
       res: (res) => ({ statusCode: res.statusCode }),
     },
   });

@@ -61,6 +61,27 @@ describe('runService', () => {
     expect(deps?.lifecycle.shuttingDown).toBe(true);
     expect(deps?.connection.readyState).toBe(0);
   });
+
+  it('runs beforeClose on shutdown while the database is still open', async () => {
+    let deps: ServiceDeps | undefined;
+    let stateAtBeforeClose: number | undefined;
+    running = await runService({
+      name: 'run-service-spec',
+      port: 0,
+      logLevel: 'silent',
+      database: { url: process.env.TEST_MONGO_URL, dbName: 'run_service_spec_close' },
+      createApp(given) {
+        deps = given;
+        return express();
+      },
+      beforeClose: async () => {
+        stateAtBeforeClose = deps?.connection.readyState;
+      },
+    });
+    await running.shutdown();
+    expect(stateAtBeforeClose).toBe(1);
+    expect(deps?.connection.readyState).toBe(0);
+  });
 });
 
 describe('startOrExit', () => {

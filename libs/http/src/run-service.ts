@@ -24,6 +24,8 @@ export interface RunServiceOptions {
   prepare?(deps: ServiceDeps): Promise<void>;
   /** Read from SHUTDOWN_DELAY_MS and SHUTDOWN_TIMEOUT_MS unless given. */
   shutdown?: ShutdownSettings;
+  /** Runs on shutdown after in-flight requests finished and before the database closes (stop jobs). */
+  beforeClose?(): Promise<void>;
 }
 
 /**
@@ -40,7 +42,11 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
   const app = options.createApp({ connection: database.connection, logger, lifecycle });
   await ensureIndexes(database.connection);
   await options.prepare?.({ connection: database.connection, logger, lifecycle });
-  return serve(app, { port: options.port, logger, lifecycle, ...shutdown, onClose: () => database.close() });
+  const onClose = async () => {
+    await options.beforeClose?.();
+    await database.close();
+  };
+  return serve(app, { port: options.port, logger, lifecycle, ...shutdown, onClose });
 }
 
 /** Runs `start`, turning a start-up failure (bad config, unreachable database) into one clear line and exit 1. */

@@ -1,0 +1,87 @@
+import { createHmac } from 'node:crypto';
+import { unauthorized } from '@lib/errors';
+import { bodyParsers, buildServiceApp, type ServiceDeps } from '@lib/http';
+import { databaseReady } from '@lib/mongo';
+import { CursorCodec } from '@lib/paging';
+import type { RequestHandler } from 'express';
+import { accessTokenOf, bearerOf } from './auth/access-token';
+import { authRoutes } from './auth/auth.routes';
+import { basicWithMasterKey } from './auth/basic-auth';
+import { jwtAuth } from './auth/jwt-auth';
+import { masterKeyMatcher } from './auth/master-key';
+import { DEFAULT_AUTH_LIMIT, failedAttemptLimiter, type RateLimitSettings } from './auth/rate-limit';
+import type { TokenSettings } from './auth/tokens';
+import { companyRoutes } from './companies/company.routes';
+import { newsErrorBody } from './error-body';
+import { feedSync, type FeedSync } from './feeds/feed-sync';
+import type { Publisher } from './feeds/feeds-config';
+import type { FetchLimits } from './feeds/fetch-feed';
+import { sourceRoutes } from './feeds/source.routes';
+import { newsRoutes } from './news/news.routes';
+import { newsService } from './news/news.service';
+import { userRoutes } from './users/user.routes';
+import { userService } from './users/user.service';
+import { VERSION, VERSION_HEADER, versionRoutes } from './version';
+
+export { VERSION } from './version';
+
+export interface NewsAppConfig extends ServiceDeps {
+  masterKey: string;
+  jwt: TokenSettings;
+  /** Failed sign-in and master-key attempts allowed per address (default 10 per 15 minutes). */
+  authLimit?: RateLimitSettings;
+  publishers: Publisher[];
+  /** Time and size limits of one feed fetch (default 15 s, 5 MB). */
+  fetchLimits?: FetchLimits;
+  /** The sync that POST /news/sync runs; main.ts shares it with the schedule. Made here if absent. */
+  sync?: FeedSync;
+}
+
+/** Builds the news service without listening (and without starting the feed schedule). */
+export function createApp(config: NewsAppConfig) {
+  const { connection, logger, lifecycle } = config;
+  const users = userService(connection);
+  const auth = jwtAuth(users, config.jwt);
+  const isMasterKey = masterKeyMatcher(config.masterKey);
+  // Cursors are signed with a key derived from the JWT secret: one secret less to configure.
+  const cursors = new CursorCodec(createHmac('sha256', config.jwt.secret).update('news-api page cursors').digest('hex'));
+
+  // Routes that read the master key or a token from the body parse it before checking it.
+  const parseBody = bodyParsers({ limit: '16kb' });
+  const limiter = failedAttemptLimiter(config.authLimit ?? DEFAULT_AUTH_LIMIT);
+  const requireMasterKey: RequestHandler = (req, _res, next) =>
+    next(isMasterKey(accessTokenOf(req)) ? undefined : unauthorized('The master key is missing or wrong: send it as access_token'));
+  const [signedIn, adminRole] = auth.requireRole('admin');
+  const adminOrMasterKey: RequestHandler = (req, res, next) => {
+    if (isMasterKey(bearerOf(req)) || isMasterKey(accessTokenOf(req))) return next();
+    signedIn(req, res, (err?: unknown) => (err ? next(err) : adminRole(req, res, next)));
+  };
+  const sync = config.sync ?? feedSync({ connection, logger, publishers: config.publishers, limits: config.fetchLimits });
+
+  return buildServiceApp({
+    logger,
+    lifecycle,
+    routes: [
+      ...versionRoutes,
+      ...authRoutes(config.jwt, [limiter, ...parseBody, basicWithMasterKey(users, isMasterKey)]),
+      ...userRoutes({ users, auth, cursors, beforeCreate: [limiter, ...parseBody, requireMasterKey] }),
+      ...sourceRoutes({ connection, sync, requireUser: auth.requireUser, beforeSync: [limiter, ...parseBody, adminOrMasterKey] }),
+      ...newsRoutes(newsService(connection), { cursors, requireUser: auth.requireUser, sourceIds: config.publishers.map((p) => p.id) }),
+      ...companyRoutes(auth.requireUser),
+    ],
+    errorFormat: newsErrorBody,
+    isReady: () => databaseReady(connection),
+    bodyLimit: '16kb',
+    responseHeaders: { [VERSION_HEADER]: VERSION },
+    openapi: {
+      title: 'News API',
+      version: VERSION,
+      description: 'News about ASX-listed Australian companies from several publishers; users and JWT sign-in. See apps/news-api/README.md.',
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The token from POST /auth (also accepted as an access_token query or body field)' },
+        basic: { type: 'http', scheme: 'basic', description: 'Email and password, plus the master key as the access_token form field' },
+        masterKey: { type: 'apiKey', in: 'query', name: 'access_token', description: 'The master key (MASTER_KEY), as a query or body field' },
+      },
+    },
+  });
+}

@@ -1,0 +1,36 @@
+import { defineRoute, z, type AnyRoute } from '@lib/validation';
+import type { RequestHandler } from 'express';
+import { accessTokenField } from '../auth/access-token';
+import { errorBody } from '../error-schema';
+import { SECTORS, searchCompanies } from './companies';
+
+const companiesQuery = z.strictObject({
+  q: z.string().trim().min(1, 'must not be empty').max(100).optional().meta({ description: 'Start of a code, or part of a name (any case)', example: 'bank' }),
+  sector: z.enum(SECTORS).optional().meta({ description: 'GICS sector' }),
+  ...accessTokenField,
+});
+
+const companyOutput = z.object({ code: z.string(), name: z.string(), sector: z.enum(SECTORS), aliases: z.array(z.string()) });
+
+export function companyRoutes(requireUser: RequestHandler): AnyRoute[] {
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/companies',
+      summary: 'The ASX-listed companies articles are tagged with, searchable',
+      tags: ['news'],
+      security: ['bearer'],
+      before: [requireUser],
+      request: { query: companiesQuery },
+      responses: {
+        200: { description: 'Every matching company, by code', schema: z.object({ total: z.number().int(), data: z.array(companyOutput) }) },
+        400: { description: 'Bad parameter', schema: errorBody },
+        401: { description: 'Not signed in', schema: errorBody },
+      },
+      handler: ({ query }, _req, res) => {
+        const data = searchCompanies(query.q, query.sector).map((c) => ({ code: c.code, name: c.name, sector: c.sector, aliases: c.aliases ?? [] }));
+        res.json({ total: data.length, data });
+      },
+    }),
+  ];
+}

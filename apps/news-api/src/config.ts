@@ -1,0 +1,70 @@
+import { resolveMongoTarget, type MongoTarget } from '@lib/mongo';
+import { baseEnvShape, parseEnv, z } from '@lib/validation';
+import { loadPublishers, type Publisher } from './feeds/feeds-config';
+
+/** Printed at start when used; never used with NODE_ENV=production. */
+const DEV_DEFAULTS = {
+  MASTER_KEY: 'news-api-development-master-key',
+  JWT_SECRET: 'news-api-development-jwt-secret-not-for-production',
+} as const;
+
+const UNIT_SECONDS = { s: 1, m: 60, h: 3600, d: 86400 } as const;
+
+/** `90s`, `15m`, `1h`, `7d` (or plain seconds) as a number of seconds. */
+function duration(options: { allowZero: boolean }) {
+  return z
+    .string()
+    .regex(/^\d{1,7}[smhd]?$/, 'must be a duration such as 90s, 15m, 1h or 7d')
+    .transform((value) => {
+      const unit = /[smhd]$/.test(value) ? (value.slice(-1) as keyof typeof UNIT_SECONDS) : 's';
+      return Number.parseInt(value, 10) * UNIT_SECONDS[unit];
+    })
+    .refine((seconds) => options.allowZero || seconds > 0, 'must be longer than 0');
+}
+
+const envSchema = z.object({
+  ...baseEnvShape,
+  MASTER_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
+  JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  JWT_EXPIRES_IN: duration({ allowZero: false }).default(3600),
+  NEWS_FEEDS: z.string().min(1).optional(),
+  NEWS_SYNC_INTERVAL: duration({ allowZero: true }).default(1800),
+});
+
+export interface NewsConfig {
+  production: boolean;
+  port: number;
+  logLevel: string;
+  database: MongoTarget;
+  masterKey: string;
+  jwt: { secret: string; expiresInSeconds: number };
+  publishers: Publisher[];
+  /** Seconds between scheduled feed syncs; 0 turns the schedule off. */
+  syncIntervalSeconds: number;
+  /** Development defaults that were used, printed at start. */
+  defaultsUsed: string[];
+}
+
+/**
+ * Reads the news configuration once at start. Outside production, missing secrets fall back to
+ * the documented development defaults (printed); in production they are required.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv): NewsConfig {
+  const parsed = parseEnv(envSchema, env);
+  const production = parsed.NODE_ENV === 'production';
+  const missing = (Object.keys(DEV_DEFAULTS) as Array<keyof typeof DEV_DEFAULTS>).filter((name) => !parsed[name]);
+  if (production && missing.length) {
+    throw new Error(`Invalid configuration:\n${missing.map((name) => `  ${name}: is required when NODE_ENV=production`).join('\n')}`);
+  }
+  return {
+    production,
+    port: parsed.PORT,
+    logLevel: parsed.LOG_LEVEL,
+    database: resolveMongoTarget('NEWS', 'news', env),
+    masterKey: parsed.MASTER_KEY ?? DEV_DEFAULTS.MASTER_KEY,
+    jwt: { secret: parsed.JWT_SECRET ?? DEV_DEFAULTS.JWT_SECRET, expiresInSeconds: parsed.JWT_EXPIRES_IN },
+    publishers: loadPublishers(parsed.NEWS_FEEDS),
+    syncIntervalSeconds: parsed.NEWS_SYNC_INTERVAL,
+    defaultsUsed: missing.map((name) => `${name}=${DEV_DEFAULTS[name]}`),
+  };
+}

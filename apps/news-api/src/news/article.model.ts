@@ -1,0 +1,43 @@
+import { Schema, type Connection, type Model } from 'mongoose';
+
+export interface ArticleDoc {
+  /** From the `articles` counter. */
+  _id: number;
+  /** Canonical URL: the deduplication key. */
+  url: string;
+  title: string;
+  summary: string;
+  /** Publisher id and name at the time of the first fetch. */
+  source: string;
+  source_name: string;
+  published_at: Date;
+  /** ASX codes of the companies the article mentions. */
+  companies: string[];
+  fetched_at: Date;
+}
+
+const articleSchema = new Schema<ArticleDoc>(
+  {
+    _id: { type: Number, required: true },
+    url: { type: String, required: true },
+    title: { type: String, required: true },
+    summary: { type: String, default: '' },
+    source: { type: String, required: true },
+    source_name: { type: String, required: true },
+    published_at: { type: Date, required: true },
+    companies: { type: [String], default: [] },
+    fetched_at: { type: Date, required: true },
+  },
+  { versionKey: false },
+);
+// Deduplication: one article per canonical URL, whatever the feed or the fetch.
+articleSchema.index({ url: 1 }, { unique: true });
+// GET /news pages by publication time with the id as tie-breaker, in both directions.
+articleSchema.index({ published_at: -1, _id: -1 });
+// GET /news?company=… and ?source=… (also the per-source article count).
+articleSchema.index({ companies: 1, published_at: -1, _id: -1 });
+articleSchema.index({ source: 1, published_at: -1, _id: -1 });
+
+export function articleModel(connection: Connection): Model<ArticleDoc> {
+  return connection.models.Article ?? connection.model<ArticleDoc>('Article', articleSchema, 'articles');
+}

@@ -1,0 +1,69 @@
+import { createHash } from 'node:crypto';
+import type { CursorCodec } from '@lib/paging';
+import { defineRoute, type AnyRoute } from '@lib/validation';
+import type { RequestHandler } from 'express';
+import { errorBody } from '../error-schema';
+import { articleOutput, articleParams, articleQuery, cursorPayload, newsPage, newsQuery, type NewsQuery } from './news.schemas';
+import type { NewsService } from './news.service';
+import { articleView } from './news.view';
+
+/** A cursor is only valid with the filters it was made for. */
+function cursorScope(query: NewsQuery): string {
+  const filters = [query.q ?? '', [...(query.company ?? [])].sort(), [...(query.source ?? [])].sort(), query.from?.getTime() ?? '', query.to?.getTime() ?? '', query.sort];
+  return `news:${createHash('sha256').update(JSON.stringify(filters)).digest('base64url')}`;
+}
+
+/** The URL of the next page: the same filters, the new cursor, never the token. */
+function nextLink(originalUrl: string, cursor: string): string {
+  const url = new URL(originalUrl, 'http://x');
+  url.searchParams.delete('access_token');
+  url.searchParams.set('cursor', cursor);
+  return `${url.pathname}${url.search}`;
+}
+
+const signedOut = { description: 'No token, or an expired, altered or unknown-user token', schema: errorBody };
+
+export function newsRoutes(news: NewsService, options: { cursors: CursorCodec; requireUser: RequestHandler; sourceIds: string[] }): AnyRoute[] {
+  const { cursors, requireUser } = options;
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/news',
+      summary: 'Search the articles: words, companies, publishers, dates; newest first; pages with a total',
+      tags: ['news'],
+      security: ['bearer'],
+      before: [requireUser],
+      request: { query: newsQuery(options.sourceIds) },
+      responses: {
+        200: { description: 'A page of articles; next_cursor (and a Link rel="next" header) fetch the next', schema: newsPage },
+        400: { description: 'A bad parameter, named in fields', schema: errorBody },
+        401: signedOut,
+      },
+      handler: async ({ query }, req, res) => {
+        const scope = cursorScope(query);
+        const position = query.cursor === undefined ? undefined : cursors.decode(query.cursor, cursorPayload, scope);
+        const { total, items, hasMore } = await news.page(query, query.limit, position && [new Date(position.p), position.i]);
+        const last = items[items.length - 1];
+        const nextCursor = hasMore ? cursors.encode({ p: last.published_at.getTime(), i: last._id }, scope) : undefined;
+        if (nextCursor) res.links({ next: nextLink(req.originalUrl, nextCursor) });
+        res.json({ total, data: items.map(articleView), has_more: hasMore, ...(nextCursor && { next_cursor: nextCursor }) });
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/news/:id',
+      summary: 'One article',
+      tags: ['news'],
+      security: ['bearer'],
+      before: [requireUser],
+      request: { params: articleParams, query: articleQuery },
+      responses: {
+        200: { description: 'The article', schema: articleOutput },
+        400: { description: 'Bad id', schema: errorBody },
+        401: signedOut,
+        404: { description: 'No article with that id', schema: errorBody },
+      },
+      handler: async ({ params }, _req, res) => res.json(articleView(await news.get(params.id))),
+    }),
+  ];
+}

@@ -1,0 +1,15 @@
+import { companyByCode } from '../companies/companies';
+import type { ArticleDoc } from './article.model';
+
+/** The wire shape of an article; the only place that decides it. */
+export function articleView(doc: ArticleDoc) {
+  return {
+    id: doc._id,
+    title: doc.title,
+    summary: doc.summary,
+    url: doc.url,
+    publisher: { id: doc.source, name: doc.source_name },
+    publishedAt: doc.published_at.toISOString(),
+    companies: doc.companies.map((code) => ({ code, name: companyByCode(code)?.name ?? code })),
+  };
+}

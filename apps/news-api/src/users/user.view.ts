@@ -1,0 +1,4 @@
+import type { UserDoc } from './user.model';
+
+/** The wire shape of a user; never the password hash. */
+export const userView = (doc: UserDoc) => ({ id: doc._id, email: doc.email, role: doc.role, createdAt: doc.created_at.toISOString() });

@@ -1,0 +1,17 @@
+import { defineRoute, z, type AnyRoute } from '@lib/validation';
+
+/** The release of this service; kept equal to the newest entry of CHANGELOG.md (a test checks). */
+export const VERSION = '1.0.0';
+
+export const VERSION_HEADER = 'X-API-Version';
+
+export const versionRoutes: AnyRoute[] = [
+  defineRoute({
+    method: 'get',
+    path: '/version',
+    summary: 'The running release (also sent as the X-API-Version header of every response)',
+    tags: ['meta'],
+    responses: { 200: { description: 'Service name and version', schema: z.object({ name: z.string(), version: z.string() }) } },
+    handler: (_input, _req, res) => res.json({ name: 'news-api', version: VERSION }),
+  }),
+];

@@ -1,0 +1,37 @@
+// Jest setup file: the news-api tests never reach the network. Sockets may connect only to the
+// loopback interface (the feed fixture server, the embedded database) or to the test database's
+// own host when MONGO_URL points elsewhere; anything else fails at once with a clear error.
+import net from 'node:net';
+
+const MARK = Symbol.for('news-api.network-blocked');
+const proto = net.Socket.prototype as net.Socket & { [MARK]?: boolean };
+
+function databaseHosts(): string[] {
+  const url = process.env.TEST_MONGO_URL ?? process.env.MONGO_URL ?? '';
+  const hosts = /^mongodb(?:\+srv)?:\/\/(?:[^@/]*@)?([^/?]+)/.exec(url)?.[1] ?? '';
+  return hosts
+    .split(',')
+    .map((h) => h.replace(/:\d+$/, '').replace(/^\[|\]$/g, ''))
+    .filter(Boolean);
+}
+
+const allowed = new Set(['localhost', '127.0.0.1', '::1', '::ffff:127.0.0.1', ...databaseHosts()]);
+
+export const isAllowedHost = (host: string | undefined) => host === undefined || allowed.has(host) || /^127\./.test(host);
+
+if (!proto[MARK]) {
+  const connect = proto.connect;
+  proto.connect = function (this: net.Socket, ...args: unknown[]) {
+    // net.connect passes its normalized [options, callback] array as the first argument
+    const first = Array.isArray(args[0]) ? args[0][0] : args[0];
+    const options = typeof first === 'object' && first !== null ? (first as { host?: string; path?: string }) : undefined;
+    const host = options ? options.host : typeof args[1] === 'string' ? args[1] : undefined;
+    const isUnixSocket = options?.path !== undefined || (typeof first === 'string' && !/^\d+$/.test(first));
+    if (!isUnixSocket && !isAllowedHost(host)) {
+      process.nextTick(() => this.destroy(new Error(`network access blocked in tests: ${host}`)));
+      return this;
+    }
+    return (connect as (...a: unknown[]) => net.Socket).apply(this, args);
+  } as typeof proto.connect;
+  proto[MARK] = true;
+}

@@ -1,0 +1,204 @@
+import request from 'supertest';
+import { feedSync } from '../src/feeds/feed-sync';
+import { scheduleSync } from '../src/feeds/sync-schedule';
+import { createLifecycle, createLogger } from '@lib/http';
+import { fixture } from './feed-server';
+import { MASTER_KEY, setupNewsApp } from './setup-app';
+
+const ctx = setupNewsApp({
+  publishers: (feeds) => [
+    { id: 'abc-news', name: 'ABC News', feeds: [feeds.url('/abc.xml')] },
+    { id: 'guardian-au', name: 'The Guardian Australia', feeds: [feeds.url('/guardian.atom')] },
+    { id: 'flaky', name: 'Flaky Publisher', feeds: [feeds.url('/flaky.xml')] },
+  ],
+  fetchLimits: { timeoutMs: 1_000, maxBytes: 256 * 1024 },
+});
+
+const syncNow = () => request(ctx.app).post('/news/sync').send({ access_token: MASTER_KEY });
+
+beforeEach(() => {
+  ctx.feeds.reset();
+  ctx.feeds.set('/abc.xml', { fixture: 'abc.xml' });
+  // Its second entry is an ABC article (syndication): the publisher that stores a URL first keeps
+  // it, so the Guardian answers late and the ABC always wins here.
+  ctx.feeds.set('/guardian.atom', { fixture: 'guardian.atom', type: 'application/atom+xml', delayMs: 400 });
+  ctx.feeds.set('/flaky.xml', {
+    body: '<rss version="2.0"><channel><title>Flaky</title><item><title>Flaky news</title><link>https://flaky.example/1</link></item></channel></rss>',
+  });
+});
+
+describe('POST /news/sync', () => {
+  it('fetches every feed and stores each article once, by canonical URL, tagged with companies', async () => {
+    ctx.feeds.set('/flaky.xml', { status: 404 });
+    const res = await syncNow();
+    expect(res.status).toBe(200);
+    expect(res.body.sources).toEqual([
+      { id: 'abc-news', name: 'ABC News', entries: 3, inserted: 3, updated: 0, errors: [] },
+      // its second entry is the ABC article with other tracking parameters: the same article
+      expect.objectContaining({ id: 'guardian-au', entries: 2, inserted: 1, errors: [] }),
+      { id: 'flaky', name: 'Flaky Publisher', entries: 0, inserted: 0, updated: 0, errors: [`${ctx.feeds.url('/flaky.xml')}: HTTP 404`] },
+    ]);
+
+    const stored = await ctx.Article.find().sort({ published_at: -1 }).lean();
+    expect(stored.map((a) => a.url)).toEqual([
+      'https://www.theguardian.com/business/2026/nov/20/qantas-virgin-flights',
+      'https://www.abc.net.au/news/2026-11-20/bhp-iron-ore-output/101',
+      'https://www.abc.net.au/news/2026-11-19/cba-profit/102',
+      'https://www.abc.net.au/news/2026-11-18/supermarkets/103',
+    ]);
+    const [qantas, bhp, cba, supermarkets] = stored;
+    expect(bhp).toMatchObject({
+      title: 'BHP lifts iron ore output as China demand steadies',
+      summary: 'The miner (ASX: BHP) said shipments from the Pilbara rose 4 per cent.',
+      source: 'abc-news',
+      source_name: 'ABC News',
+      companies: ['BHP'],
+    });
+    expect(bhp.published_at.toISOString()).toBe('2026-11-19T22:00:00.000Z');
+    expect(cba.companies).toEqual(['CBA', 'WBC']);
+    // names match whole and case-sensitively ("coles" in a sentence is not Coles); unknown codes are ignored
+    expect(supermarkets.companies).toEqual(['COL', 'MTS', 'WOW']);
+    expect(supermarkets.summary).not.toContain('<');
+    expect(qantas).toMatchObject({ title: 'Qantas & Virgin Australia add flights for summer', summary: 'Qantas Airways (ASX: QAN) expects record bookings.', companies: ['QAN', 'VGN'] });
+  });
+
+  it('updates, never duplicates, on a re-sync', async () => {
+    await syncNow().expect(200);
+    const before = await ctx.Article.find().lean();
+    ctx.feeds.set('/abc.xml', { body: fixture('abc.xml').replace('BHP lifts iron ore output', 'BHP lifts iron ore output again') });
+    const res = await syncNow();
+    expect(res.body.sources[0]).toMatchObject({ id: 'abc-news', entries: 3, inserted: 0, updated: 1 });
+    const after = await ctx.Article.find().lean();
+    expect(after).toHaveLength(before.length);
+    const bhp = after.find((a) => a.url.includes('bhp-iron-ore'))!;
+    expect(bhp.title).toBe('BHP lifts iron ore output again as China demand steadies');
+    expect(bhp._id).toBe(before.find((a) => a.url.includes('bhp-iron-ore'))!._id);
+  });
+
+  it('stores each URL once when syncs run at the same time', async () => {
+    const responses = await Promise.all([syncNow(), syncNow(), syncNow()]);
+    expect(responses.every((r) => r.status === 200)).toBe(true);
+    expect(await ctx.Article.countDocuments()).toBe(5);
+    expect(ctx.feeds.hits('/abc.xml')).toBe(1); // the later calls joined the running sync
+  });
+
+  it.each([
+    ['an HTTP error', { status: 503 }, 'HTTP 503'],
+    ['a publisher that never answers', { hang: true }, 'no complete answer within 1000 ms'],
+    ['a body over the size limit', { streamBytes: 2 * 1024 * 1024 }, 'body larger than 262144 bytes'],
+    ['an HTML page', { fixture: 'not-a-feed.html', type: 'text/html' }, 'not a readable RSS or Atom feed'],
+    ['garbage', { body: '<<<%%% not xml at all' }, 'not a readable RSS or Atom feed'],
+    ['external entities (XXE)', { fixture: 'xxe.xml' }, 'not a readable RSS or Atom feed'],
+  ])('isolates one publisher sending %s: the others are stored and the error is shown', async (_case, reply, reason) => {
+    ctx.feeds.set('/flaky.xml', reply);
+    const res = await syncNow();
+    expect(res.status).toBe(200);
+    const flaky = res.body.sources.find((s: { id: string }) => s.id === 'flaky');
+    expect(flaky.errors).toEqual([expect.stringContaining(reason)]);
+    expect(flaky.errors[0]).not.toMatch(/passwd|root:/);
+    expect(await ctx.Article.countDocuments({ source: 'abc-news' })).toBe(3);
+    expect(await ctx.Article.countDocuments({ source: 'guardian-au' })).toBe(1);
+    expect(await ctx.Article.countDocuments({ source: 'flaky' })).toBe(0);
+
+    const token = await ctx.tokenFor('user');
+    const sources = await request(ctx.app).get('/sources').set('Authorization', `Bearer ${token}`);
+    expect(sources.body.data.find((s: { id: string }) => s.id === 'flaky')).toEqual({
+      id: 'flaky',
+      name: 'Flaky Publisher',
+      feeds: [ctx.feeds.url('/flaky.xml')],
+      status: 'failing',
+      lastSuccessAt: null,
+      lastErrorAt: expect.any(String),
+      lastError: expect.stringContaining(reason),
+      articleCount: 0,
+    });
+  });
+
+  it('survives entity expansion bombs (billion laughs) quickly, storing nothing huge', async () => {
+    ctx.feeds.set('/flaky.xml', { fixture: 'billion-laughs.xml' });
+    const started = Date.now();
+    const res = await syncNow();
+    expect(res.status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const laughs = await ctx.Article.find({ source: 'flaky' }).lean();
+    for (const article of laughs) expect(article.title.length + article.summary.length).toBeLessThan(2_000);
+    expect(await ctx.Article.countDocuments({ source: 'abc-news' })).toBe(3);
+  });
+
+  it('keeps each source’s last success, last error and article count for GET /sources', async () => {
+    await syncNow().expect(200);
+    ctx.feeds.set('/abc.xml', { status: 500 });
+    await syncNow().expect(200);
+    const token = await ctx.tokenFor('user');
+    const res = await request(ctx.app).get('/sources').set('Authorization', `Bearer ${token}`);
+    expect(res.status).toBe(200);
+    const abc = res.body.data.find((s: { id: string }) => s.id === 'abc-news');
+    expect(abc).toMatchObject({ status: 'failing', articleCount: 3, lastError: `${ctx.feeds.url('/abc.xml')}: HTTP 500` });
+    expect(Date.parse(abc.lastSuccessAt)).toBeLessThan(Date.parse(abc.lastErrorAt));
+    expect(res.body.data.find((s: { id: string }) => s.id === 'guardian-au')).toMatchObject({ status: 'ok', articleCount: 1, lastError: null });
+  });
+
+  it('never reaches the network: a feed on another host fails and the rest go on', async () => {
+    const sync = feedSync({
+      connection: ctx.connection,
+      logger: createLogger('test', 'silent'),
+      publishers: [
+        { id: 'outside', name: 'Outside', feeds: ['https://www.abc.net.au/news/feed/51892/rss.xml'] },
+        { id: 'abc-news', name: 'ABC News', feeds: [ctx.feeds.url('/abc.xml')] },
+      ],
+      limits: { timeoutMs: 1_000, maxBytes: 256 * 1024 },
+    });
+    const report = await sync.run();
+    expect(report.sources[0].errors).toEqual([expect.stringContaining('network access blocked in tests')]);
+    expect(report.sources[1]).toMatchObject({ inserted: 3, errors: [] });
+  });
+
+  it('needs an admin or the master key', async () => {
+    expect((await request(ctx.app).post('/news/sync')).status).toBe(401);
+    expect((await request(ctx.app).post('/news/sync').send({ access_token: 'wrong' })).status).toBe(401);
+    const user = await ctx.tokenFor('user');
+    const refused = await request(ctx.app).post('/news/sync').set('Authorization', `Bearer ${user}`);
+    expect(refused.status).toBe(403);
+    expect(await ctx.Article.countDocuments()).toBe(0);
+    const admin = await ctx.tokenFor('admin');
+    expect((await request(ctx.app).post('/news/sync').set('Authorization', `Bearer ${admin}`)).status).toBe(200);
+    expect((await request(ctx.app).post('/news/sync').set('Authorization', `Bearer ${MASTER_KEY}`)).status).toBe(200);
+    expect((await request(ctx.app).post('/news/sync').type('form').send({ access_token: admin })).status).toBe(200);
+    expect(await ctx.Article.countDocuments()).toBe(5);
+  });
+});
+
+describe('the sync schedule', () => {
+  it('runs at once and on every interval until stopped, and never after', async () => {
+    const sync = feedSync({
+      connection: ctx.connection,
+      logger: createLogger('test', 'silent'),
+      publishers: [{ id: 'abc-news', name: 'ABC News', feeds: [ctx.feeds.url('/abc.xml')] }],
+      limits: { timeoutMs: 1_000, maxBytes: 256 * 1024 },
+    });
+    const schedule = scheduleSync(sync, { intervalMs: 100, logger: createLogger('test', 'silent'), lifecycle: createLifecycle() });
+    for (let i = 0; i < 100 && ctx.feeds.hits('/abc.xml') < 3; i++) await new Promise((r) => setTimeout(r, 20));
+    await schedule.stop();
+    const hits = ctx.feeds.hits('/abc.xml');
+    expect(hits).toBeGreaterThanOrEqual(3);
+    expect(await ctx.Article.countDocuments()).toBe(3);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(ctx.feeds.hits('/abc.xml')).toBe(hits);
+  });
+
+  it('stops a run in progress on shutdown instead of waiting for slow publishers', async () => {
+    ctx.feeds.set('/slow.xml', { hang: true });
+    const sync = feedSync({
+      connection: ctx.connection,
+      logger: createLogger('test', 'silent'),
+      publishers: [{ id: 'slow', name: 'Slow', feeds: [ctx.feeds.url('/slow.xml')] }],
+      limits: { timeoutMs: 10_000, maxBytes: 256 * 1024 },
+    });
+    const schedule = scheduleSync(sync, { intervalMs: 60_000, logger: createLogger('test', 'silent'), lifecycle: createLifecycle() });
+    for (let i = 0; i < 50 && ctx.feeds.hits('/slow.xml') < 1; i++) await new Promise((r) => setTimeout(r, 20));
+    const started = Date.now();
+    await schedule.stop();
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect((await ctx.Source.findById('slow').lean())?.last_error).toContain('stopped');
+  });
+});
