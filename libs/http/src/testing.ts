@@ -15,8 +15,8 @@ export interface TestServiceApp {
  * A service app on the calling test file's own database (indexes created), emptied before each
  * test: what supertest suites run against.
  */
-export function useServiceApp(createApp: (deps: ServiceDeps) => Express): TestServiceApp {
-  const db = useTestDatabase();
+export function useServiceApp(createApp: (deps: ServiceDeps) => Express, options: { monitorCommands?: boolean } = {}): TestServiceApp {
+  const db = useTestDatabase(options);
   let app: Express | undefined;
   beforeAll(async () => {
     app = createApp({ connection: db.connection, logger: createLogger('test', 'silent'), lifecycle: createLifecycle() });
