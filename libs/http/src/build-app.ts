@@ -18,6 +18,18 @@ export interface ServiceAppOptions {
   bodyLimit?: string;
 }
 
+const routeTables = new WeakMap<Express, AnyRoute[]>();
+
+/**
+ * Every route an app built by buildServiceApp serves (health, `/openapi.json` and its table), as
+ * mounted: what the hostile-input and security sweeps are generated from.
+ */
+export function routeTable(app: Express): AnyRoute[] {
+  const routes = routeTables.get(app);
+  if (!routes) throw new Error('routeTable: the app was not built by buildServiceApp');
+  return routes;
+}
+
 /**
  * The shape every service shares: security headers, request log, health, body parsers, the route
  * table, `/openapi.json` generated from it, 404 for unknown paths and the one error middleware.
@@ -47,6 +59,7 @@ export function buildServiceApp(options: ServiceAppOptions): Express {
   mountRoutes(router, [...health, openapiRoute]);
   mountRoutes(router, options.routes, { bodyParsers: bodyParsers({ limit: options.bodyLimit }) });
   app.use(router);
+  routeTables.set(app, [...health, openapiRoute, ...options.routes]);
 
   app.use(notFoundHandler);
   app.use(errorHandler({ format: options.errorFormat, send: options.errorSend }));

@@ -33,3 +33,8 @@ export function useServiceApp(createApp: (deps: ServiceDeps) => Express, options
     },
   };
 }
+
+export { hostileInputSweep, type HostileInputOptions } from './sweeps/hostile-input';
+export { securitySweep, type SecuritySweepTarget } from './sweeps/security-sweep';
+export { crossTenantSweep, type TenantFixture, type TenantSweepTarget } from './sweeps/tenant-sweep';
+export type { SweepTarget } from './sweeps/sweep-target';

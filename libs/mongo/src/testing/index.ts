@@ -45,3 +45,4 @@ export function useTestDatabase(options: { monitorCommands?: boolean } = {}): Te
 }
 
 export * from './command-log';
+export * from './snapshot';
