@@ -2,7 +2,7 @@ import { errorHandler, notFoundHandler, type ErrorBodyFormat, type ErrorSender }
 import { buildOpenApi, defineRoute, mountRoutes, z, type AnyRoute, type OpenApiOptions } from '@lib/validation';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
-import { bodyParsers } from './body-parsers';
+import { bodyParsers, discardBody } from './body-parsers';
 import { healthRoutes } from './health';
 import type { Lifecycle } from './lifecycle';
 import { httpLogger, type Logger } from './logger';
@@ -57,7 +57,7 @@ export function buildServiceApp(options: ServiceAppOptions): Express {
 
   const router = express.Router({ caseSensitive: true, strict: false });
   mountRoutes(router, [...health, openapiRoute]);
-  mountRoutes(router, options.routes, { bodyParsers: bodyParsers({ limit: options.bodyLimit }) });
+  mountRoutes(router, options.routes, { bodyParsers: bodyParsers({ limit: options.bodyLimit }), noBody: discardBody({ limit: options.bodyLimit }) });
   app.use(router);
   routeTables.set(app, [...health, openapiRoute, ...options.routes]);
 
