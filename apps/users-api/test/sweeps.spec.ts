@@ -1,4 +1,4 @@
-import { hostileInputSweep, securitySweep } from '@lib/http/testing';
+import { hostileInputSweep, securitySweep, type SecuritySweepTarget } from '@lib/http/testing';
 import { snapshotDatabase } from '@lib/mongo/testing';
 import type { AnyRoute } from '@lib/validation';
 import { setupUsersApp } from './setup-app';
@@ -6,7 +6,7 @@ import { setupUsersApp } from './setup-app';
 const API_KEY = 'sweep-users-key-0123456789';
 const ctx = setupUsersApp({ apiKey: API_KEY });
 
-const target = {
+const target: SecuritySweepTarget = {
   // reads are public, writes need the key
   isPublic: (route: AnyRoute) => route.method === 'get',
   wrongCredentials: [{ 'X-API-Key': `${API_KEY}x` }, { Authorization: 'Bearer nope' }],
