@@ -38,3 +38,5 @@ export { hostileInputSweep, type HostileInputOptions } from './sweeps/hostile-in
 export { securitySweep, type SecuritySweepTarget } from './sweeps/security-sweep';
 export { crossTenantSweep, type TenantFixture, type TenantSweepTarget } from './sweeps/tenant-sweep';
 export type { SweepTarget } from './sweeps/sweep-target';
+export { runLoad, serverErrors, type LoadOptions, type LoadResult } from './resilience/load';
+export { listenLoopback, sendRaw, type RawRequest, type RawResponse } from './sweeps/raw-client';

@@ -34,11 +34,11 @@ export async function listenLoopback(app: Express): Promise<{ port: number; clos
 const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
 
 /** Sends one request as given and reads the whole answer. */
-export function sendRaw(port: number, req: RawRequest): Promise<RawResponse> {
+export function sendRaw(port: number, req: RawRequest, via: http.Agent = agent): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const body = req.body === undefined ? undefined : Buffer.from(req.body);
     const headers = { ...req.headers, ...(body && { 'Content-Length': String(body.length) }) };
-    const outgoing = http.request({ host: '127.0.0.1', port, method: req.method.toUpperCase(), path: req.url, headers, agent }, (res) => {
+    const outgoing = http.request({ host: '127.0.0.1', port, method: req.method.toUpperCase(), path: req.url, headers, agent: via }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));

@@ -46,3 +46,4 @@ export function useTestDatabase(options: { monitorCommands?: boolean } = {}): Te
 
 export * from './command-log';
 export * from './snapshot';
+export * from './faulty-database';
