@@ -55,6 +55,7 @@ async function main(): Promise<void> {
     console.log(markdownTable(rows));
 
     const afterBench = Object.fromEntries(APPS.map((app) => [app, rssMb(apps[app].child.pid!)]));
+    const baselineRss = rssMb(baseline.child.pid!);
     const soakSeconds = Number(args.soak);
     log(`soak: every app under ${options.connections} connections of reads for ${soakSeconds}s`);
     const byApp = new Map(endpoints(seeded).filter((e) => e.ours.method === 'GET').map((e) => [e.app, e.ours]));
@@ -77,6 +78,7 @@ async function main(): Promise<void> {
     });
     console.log(`\n## Memory (resident set) after the benchmark and over a ${soakSeconds}-second soak\n`);
     console.log(memoryTable(memory));
+    console.log(`\nFor scale: the baseline process (bare Express + plain driver, serving every row) held ${baselineRss.toFixed(1)} MB after the benchmark.`);
   } finally {
     for (const service of services.reverse()) await service.stop();
     await database.stop();

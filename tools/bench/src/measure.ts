@@ -19,8 +19,10 @@ export interface MeasureOptions {
   warmupSeconds: number;
 }
 
+/** Numbers bodies across all runs: a write never repeats an earlier one (emails must be unique). */
+let sequence = 0;
+
 function fire(port: number, request: BenchRequest, connections: number, duration: number) {
-  let n = 0;
   return autocannon({
     url: `http://127.0.0.1:${port}`,
     connections,
@@ -30,7 +32,7 @@ function fire(port: number, request: BenchRequest, connections: number, duration
         method: request.method,
         path: request.path,
         headers: request.headers,
-        ...(request.body && { setupRequest: (req: object) => ({ ...req, body: request.body!(n++) }) }),
+        ...(request.body && { setupRequest: (req: object) => ({ ...req, body: request.body!(sequence++) }) }),
       },
     ],
   });
