@@ -105,7 +105,7 @@ describe('crm-api when the database stops during load', () => {
 
   it('fails fast with 503 and a clear body, readiness follows the database (/readyz 503, then 200), the process stays up and serves again without a restart, no acknowledged write missing', async () => {
     const acked = acknowledgements();
-    const unavailable: Array<{ ms: number; body: string }> = [];
+    const unavailable: Array<{ ms: number; body: string; retryAfter: unknown }> = [];
     const readiness: Array<{ at: number; status: number }> = [];
     const started = Date.now();
     const outage = { from: 0, to: 0 };
@@ -131,7 +131,7 @@ describe('crm-api when the database stops during load', () => {
       next: mixedTraffic(auth, sharedId, 'F'),
       onResponse: (req, res, ms) => {
         acked.record(req, res.status);
-        if (res.status === 503) unavailable.push({ ms, body: res.text });
+        if (res.status === 503) unavailable.push({ ms, body: res.text, retryAfter: res.headers['retry-after'] });
       },
     });
     await Promise.all([fault, probe]);
@@ -143,11 +143,14 @@ describe('crm-api when the database stops during load', () => {
       expect(JSON.parse(answer.body)).toEqual({
         error: { status: 503, code: 'database_unavailable', message: 'The database is unavailable; try again shortly', error_id: expect.any(String) },
       });
+      expect(answer.retryAfter).toBe('5');
     }
-    expect(Math.max(...unavailable.map((u) => u.ms))).toBeLessThan(3_500);
+    // bounded by the 3 s server-selection timeout (plus scheduling slack on a busy machine)
+    expect(Math.max(...unavailable.map((u) => u.ms))).toBeLessThan(4_500);
     const during = readiness.filter((r) => r.at > outage.from + 300 && r.at < outage.to);
     expect(during.length).toBeGreaterThan(0);
     expect(during.every((r) => r.status === 503)).toBe(true);
+    expect(readiness[0].status).toBe(200);
     expect(readiness[readiness.length - 1].status).toBe(200);
 
     const after = await sendRaw(server.port, { method: 'get', url: `/dev/api/contacts/${sharedId}`, headers: { ...json, Authorization: auth } });
