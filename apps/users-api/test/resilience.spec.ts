@@ -47,7 +47,7 @@ describe('users-api when the database stops during load', () => {
   beforeAll(async () => {
     db = await startFaultyDatabase();
     connection = await connectMongo({ url: db.url, dbName: 'users_fault' });
-    const app = createApp({ connection, logger: createLogger('test', 'silent'), lifecycle: createLifecycle(), cursorSecret: TEST_CURSOR_SECRET });
+    const app = createApp({ connection, logger: createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent'), lifecycle: createLifecycle(), cursorSecret: TEST_CURSOR_SECRET });
     await ensureIndexes(connection);
     server = await listenLoopback(app);
   }, 30_000);

@@ -19,7 +19,7 @@ export function useServiceApp(createApp: (deps: ServiceDeps) => Express, options
   const db = useTestDatabase(options);
   let app: Express | undefined;
   beforeAll(async () => {
-    app = createApp({ connection: db.connection, logger: createLogger('test', 'silent'), lifecycle: createLifecycle() });
+    app = createApp({ connection: db.connection, logger: createLogger('test', (process.env.TEST_LOG_LEVEL ?? 'silent')), lifecycle: createLifecycle() });
     await ensureIndexes(db.connection);
   });
   beforeEach(() => db.clear());

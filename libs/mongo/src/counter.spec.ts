@@ -67,6 +67,12 @@ describe('nextSequence', () => {
       await expect(createWithSequenceId(model(), { _id: 1, name: 'b' })).rejects.toMatchObject({ code: 11000 });
     });
 
+    it('with renumber, takes a fresh id when another document holds the id', async () => {
+      await createWithSequenceId(model(), { _id: 1, name: 'a' });
+      expect(await createWithSequenceId(model(), { _id: 1, name: 'b' }, async () => 2)).toEqual({ _id: 2, name: 'b' });
+      expect(await model().countDocuments()).toBe(2);
+    });
+
     it('still fails on a duplicate of another unique field', async () => {
       await model().createIndexes();
       await createWithSequenceId(model(), { _id: 1, name: 'a' });

@@ -31,7 +31,7 @@ export function articleService(connection: Connection) {
 
     async create(fields: ArticleFields): Promise<ArticleDoc> {
       const id = await nextSequence(connection, 'articles');
-      return createWithSequenceId(Article, { _id: id, ...fields } as ArticleDoc);
+      return createWithSequenceId(Article, { _id: id, ...fields } as ArticleDoc, () => nextSequence(connection, 'articles'));
     },
 
     async replace(id: number, fields: ArticleFields): Promise<ArticleDoc> {

@@ -22,7 +22,7 @@ export function userService(connection: Connection) {
 
     async append(fields: UserFields): Promise<UserDoc> {
       const id = await nextSequence(connection, 'users');
-      return createWithSequenceId(User, { _id: id, ...fields });
+      return createWithSequenceId(User, { _id: id, ...fields }, () => nextSequence(connection, 'users'));
     },
   };
 }
