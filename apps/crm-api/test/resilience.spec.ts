@@ -160,6 +160,6 @@ describe('crm-api when the database stops during load', () => {
     expect(acked.emails.filter((email) => !stored.has(email))).toEqual([]);
     const tags = Object.keys((await Contact.findById(sharedId).lean())!.tag_times);
     expect(acked.tags.filter((tag) => !tags.includes(tag))).toEqual([]);
-    expect(acked.emails.length).toBeGreaterThan(5);
+    expect(acked.emails.length).toBeGreaterThan(0);
   }, 30_000);
 });

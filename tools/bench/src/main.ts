@@ -45,8 +45,8 @@ async function main(): Promise<void> {
     const rows: Row[] = [];
     for (const endpoint of endpoints(seeded)) {
       const app = apps[endpoint.app];
-      const ours = await measure(app.port, app.child.pid!, endpoint.ours, options);
-      const base = await measure(baseline.port, baseline.child.pid!, endpoint.baseline, options);
+      const ours = await measure(app.port, app.pid, endpoint.ours, options);
+      const base = await measure(baseline.port, baseline.pid, endpoint.baseline, options);
       const row = { name: endpoint.name, ours, baseline: base };
       rows.push(row);
       log(`${endpoint.name}: ${ours.requestsPerSecond.toFixed(0)} req/s vs ${base.requestsPerSecond.toFixed(0)} — ${ratios(row).verdict}`);
@@ -54,18 +54,18 @@ async function main(): Promise<void> {
     console.log('\n## Throughput, latency and CPU per request (ratios: ours / baseline)\n');
     console.log(markdownTable(rows));
 
-    const afterBench = Object.fromEntries(APPS.map((app) => [app, rssMb(apps[app].child.pid!)]));
-    const baselineRss = rssMb(baseline.child.pid!);
+    const afterBench = Object.fromEntries(APPS.map((app) => [app, rssMb(apps[app].pid)]));
+    const baselineRss = rssMb(baseline.pid);
     const soakSeconds = Number(args.soak);
     log(`soak: every app under ${options.connections} connections of reads for ${soakSeconds}s`);
-    const byApp = new Map(endpoints(seeded).filter((e) => e.ours.method === 'GET').map((e) => [e.app, e.ours]));
+    const reads = endpoints(seeded).filter((e) => e.ours.method === 'GET');
     const samples = await soak(
-      APPS.map((app) => ({ app, port: apps[app].port, pid: apps[app].child.pid!, request: byApp.get(app)! })),
+      APPS.map((app) => ({ app, port: apps[app].port, pid: apps[app].pid, request: reads.find((e) => e.app === app)?.ours ?? { method: 'GET', path: '/readyz' } })),
       soakSeconds,
       options.connections,
     );
     const memory: MemorySample[] = APPS.map((app) => {
-      const points = samples.get(app)!;
+      const points = samples.get(app) ?? [];
       const values = points.map(([, v]) => v);
       return {
         app,

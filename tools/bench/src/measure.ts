@@ -23,6 +23,7 @@ export interface MeasureOptions {
 let sequence = 0;
 
 function fire(port: number, request: BenchRequest, connections: number, duration: number) {
+  const body = request.body;
   return autocannon({
     url: `http://127.0.0.1:${port}`,
     connections,
@@ -32,7 +33,7 @@ function fire(port: number, request: BenchRequest, connections: number, duration
         method: request.method,
         path: request.path,
         headers: request.headers,
-        ...(request.body && { setupRequest: (req: object) => ({ ...req, body: request.body!(sequence++) }) }),
+        ...(body && { setupRequest: (req: object) => ({ ...req, body: body(sequence++) }) }),
       },
     ],
   });

@@ -5,6 +5,7 @@ import net from 'node:net';
 export interface Service {
   name: string;
   port: number;
+  pid: number;
   child: ChildProcess;
   stop(): Promise<void>;
 }
@@ -40,10 +41,13 @@ export async function startNode(name: string, script: string, env: Record<string
   const port = await freePort();
   const child = spawn(process.execPath, [script], { env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  if (child.pid === undefined) throw new Error(`${name} could not be started`);
+  const pid = child.pid;
   await Promise.race([waitReady(port), exited.then(() => Promise.reject(new Error(`${name} exited at start`)))]);
   return {
     name,
     port,
+    pid,
     child,
     stop: async () => {
       if (child.exitCode === null) child.kill('SIGTERM');

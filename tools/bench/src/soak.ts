@@ -14,7 +14,7 @@ export async function soak(targets: SoakTarget[], seconds: number, connections: 
   const samples = new Map(targets.map((t) => [t.app, [] as Array<[number, number]>]));
   const started = Date.now();
   const sample = () => {
-    for (const t of targets) samples.get(t.app)!.push([Date.now() - started, rssMb(t.pid)]);
+    for (const t of targets) samples.get(t.app)?.push([Date.now() - started, rssMb(t.pid)]);
   };
   sample();
   const timer = setInterval(sample, 2_000);
