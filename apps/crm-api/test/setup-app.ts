@@ -20,8 +20,10 @@ export interface TestUser {
  * A CRM app on this test file's own database, emptied before each test, plus helpers to make
  * accounts and users and to call the API as them.
  */
-export function setupCrmApp(options: { contactLimit?: number } = {}) {
-  const service = useServiceApp((deps) => createApp({ ...deps, contactLimit: options.contactLimit ?? 1000, cursorSecret: TEST_CURSOR_SECRET }));
+export function setupCrmApp(options: { contactLimit?: number; monitorCommands?: boolean } = {}) {
+  const service = useServiceApp((deps) => createApp({ ...deps, contactLimit: options.contactLimit ?? 1000, cursorSecret: TEST_CURSOR_SECRET }), {
+    monitorCommands: options.monitorCommands,
+  });
 
   const ctx = {
     get app() {

@@ -121,6 +121,28 @@ describe('errorHandler', () => {
     expect(res.text).not.toContain('10.1.2.3');
   });
 
+  it('answers a path with malformed percent-encoding with 400, not 500', async () => {
+    const { app } = buildApp((a) => a.get('/contacts/:id', (_req, res) => res.json({ ok: true })));
+    const res = await request(app).get('/contacts/%zz');
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ status: 400, code: 'bad_request', message: 'Malformed percent-encoding in the request path' });
+  });
+
+  it('keeps the 4xx status of framework errors, showing their message only when it is marked safe', async () => {
+    const { app } = buildApp((a) => {
+      a.get('/exposed', () => {
+        throw Object.assign(new Error('invalid gzip data'), { status: 400, expose: true });
+      });
+      a.get('/hidden', () => {
+        throw Object.assign(new Error('internal detail /srv/x.js'), { status: 415 });
+      });
+    });
+    const exposed = await request(app).get('/exposed');
+    expect([exposed.status, exposed.body.error.message]).toEqual([400, 'invalid gzip data']);
+    const hidden = await request(app).get('/hidden');
+    expect([hidden.status, hidden.body.error.message]).toEqual([415, 'The request could not be read']);
+  });
+
   it('answers an unknown error with 500 and an error id, never the message or stack', async () => {
     const secret = 'password=hunter2 at /srv/app/handler.js:42';
     const thrown = new Error(secret);

@@ -38,6 +38,13 @@ export function toHttpError(err: unknown): HttpError | null {
     const [status, code, message] = BODY_PARSER_ERRORS[e.type];
     return status >= 500 ? null : new HttpError(status, code, message);
   }
+  // the router's URIError for a path like /contacts/%zz carries status 400
+  if (err instanceof URIError) return new HttpError(400, 'bad_request', 'Malformed percent-encoding in the request path');
+  // other 4xx from express and its parsers (http-errors): the status is right, the message is safe to show when `expose` says so
+  const expose = (err as { expose?: boolean }).expose === true;
+  if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
+    return new HttpError(e.status, 'bad_request', expose && e.message ? e.message : 'The request could not be read');
+  }
   if (isDatabaseUnavailable(e)) {
     return new HttpError(503, 'database_unavailable', 'The database is unavailable; try again shortly', {
       headers: { 'Retry-After': '5' },

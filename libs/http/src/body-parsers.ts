@@ -16,3 +16,16 @@ export function bodyParsers({ limit = '100kb' }: BodyLimits = {}): RequestHandle
     express.urlencoded({ limit, extended: false, parameterLimit: 200 }),
   ];
 }
+
+/**
+ * For routes that take no body: reads and drops whatever body is sent, so that one over the limit
+ * is a 413 there too instead of being streamed past unread.
+ */
+export function discardBody({ limit = '100kb' }: BodyLimits = {}): RequestHandler {
+  const raw = express.raw({ limit, type: () => true });
+  return (req, res, next) =>
+    raw(req, res, (err?: unknown) => {
+      req.body = undefined;
+      next(err);
+    });
+}

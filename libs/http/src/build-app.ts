@@ -2,7 +2,7 @@ import { errorHandler, notFoundHandler, type ErrorBodyFormat, type ErrorSender }
 import { buildOpenApi, defineRoute, mountRoutes, z, type AnyRoute, type OpenApiOptions } from '@lib/validation';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
-import { bodyParsers } from './body-parsers';
+import { bodyParsers, discardBody } from './body-parsers';
 import { healthRoutes } from './health';
 import type { Lifecycle } from './lifecycle';
 import { httpLogger, type Logger } from './logger';
@@ -18,6 +18,18 @@ export interface ServiceAppOptions {
   bodyLimit?: string;
   /** Headers set on every response (e.g. the API version). */
   responseHeaders?: Record<string, string>;
+}
+
+const routeTables = new WeakMap<Express, AnyRoute[]>();
+
+/**
+ * Every route an app built by buildServiceApp serves (health, `/openapi.json` and its table), as
+ * mounted: what the hostile-input and security sweeps are generated from.
+ */
+export function routeTable(app: Express): AnyRoute[] {
+  const routes = routeTables.get(app);
+  if (!routes) throw new Error('routeTable: the app was not built by buildServiceApp');
+  return routes;
 }
 
 /**
@@ -54,8 +66,9 @@ export function buildServiceApp(options: ServiceAppOptions): Express {
 
   const router = express.Router({ caseSensitive: true, strict: false });
   mountRoutes(router, [...health, openapiRoute]);
-  mountRoutes(router, options.routes, { bodyParsers: bodyParsers({ limit: options.bodyLimit }) });
+  mountRoutes(router, options.routes, { bodyParsers: bodyParsers({ limit: options.bodyLimit }), noBody: discardBody({ limit: options.bodyLimit }) });
   app.use(router);
+  routeTables.set(app, [...health, openapiRoute, ...options.routes]);
 
   app.use(notFoundHandler);
   app.use(errorHandler({ format: options.errorFormat, send: options.errorSend }));

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import net from 'node:net';
 import { mountRoutes } from '@lib/validation';
 import express, { type Express } from 'express';
 import pino from 'pino';
@@ -150,5 +151,42 @@ describe('serve', () => {
     await expect(
       serve(slowApp(createLifecycle()).app, { port: running.port, host: '127.0.0.1', logger, lifecycle: createLifecycle() }),
     ).rejects.toMatchObject({ code: 'EADDRINUSE' });
+  });
+
+  describe('slow clients', () => {
+    /** Opens a raw connection, sends `partial` and never finishes; resolves with what the server answered and when it closed. */
+    function trickle(port: number, partial: string): Promise<{ answer: string; closedAfterMs: number }> {
+      return new Promise((resolve, reject) => {
+        const started = Date.now();
+        const socket = net.connect(port, '127.0.0.1', () => socket.write(partial));
+        let answer = '';
+        socket.on('data', (chunk) => (answer += chunk.toString()));
+        socket.on('close', () => resolve({ answer, closedAfterMs: Date.now() - started }));
+        socket.on('error', reject);
+      });
+    }
+
+    it('the production defaults are 15 s for headers, 30 s for the request and 5 s idle keep-alive', async () => {
+      const lifecycle = createLifecycle();
+      running = await serve(slowApp(lifecycle).app, { port: 0, host: '127.0.0.1', logger, lifecycle });
+      expect([running.server.headersTimeout, running.server.requestTimeout, running.server.keepAliveTimeout]).toEqual([15_000, 30_000, 5_000]);
+    });
+
+    it('a client that never finishes its headers gets 408 and is disconnected (slowloris)', async () => {
+      const lifecycle = createLifecycle();
+      running = await serve(slowApp(lifecycle).app, { port: 0, host: '127.0.0.1', logger, lifecycle, timeouts: { headersMs: 300, requestMs: 600 } });
+      const { answer, closedAfterMs } = await trickle(running.port, 'GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ');
+      expect(answer).toMatch(/^HTTP\/1\.1 408/);
+      expect(closedAfterMs).toBeGreaterThanOrEqual(250);
+      expect(closedAfterMs).toBeLessThan(3_000);
+    });
+
+    it('a client that never finishes its body gets 408 and is disconnected', async () => {
+      const lifecycle = createLifecycle();
+      running = await serve(slowApp(lifecycle).app, { port: 0, host: '127.0.0.1', logger, lifecycle, timeouts: { headersMs: 300, requestMs: 600 } });
+      const { answer, closedAfterMs } = await trickle(running.port, 'POST /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nabc');
+      expect(answer).toMatch(/^HTTP\/1\.1 408/);
+      expect(closedAfterMs).toBeLessThan(3_000);
+    });
   });
 });

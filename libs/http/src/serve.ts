@@ -15,6 +15,8 @@ export interface ServeOptions {
    * load balancer that polls readiness stops sending before the port closes.
    */
   readinessDelayMs?: number;
+  /** Slow-client limits; the defaults suit production (15 s headers, 30 s request, 5 s idle keep-alive). */
+  timeouts?: { headersMs?: number; requestMs?: number; keepAliveMs?: number };
   /** Runs after the last request finished: close the database here. */
   onClose?: () => Promise<void>;
 }
@@ -31,10 +33,13 @@ export const DEFAULT_DRAIN_TIMEOUT_MS = 10_000;
 /** Listens with slow-client timeouts and graceful shutdown; SIGTERM/SIGINT shut down and exit 0. */
 export async function serve(app: Express, options: ServeOptions): Promise<RunningServer> {
   const { logger, lifecycle, drainTimeoutMs = DEFAULT_DRAIN_TIMEOUT_MS, readinessDelayMs = 0 } = options;
-  const server = createServer(app);
-  server.requestTimeout = 30_000;
-  server.headersTimeout = 15_000;
-  server.keepAliveTimeout = 5_000;
+  const { headersMs = 15_000, requestMs = 30_000, keepAliveMs = 5_000 } = options.timeouts ?? {};
+  // Slow clients (slowloris): headers must arrive within headersMs and the whole request within
+  // requestMs, checked every second (Node's default check runs only every 30 s).
+  const server = createServer({ connectionsCheckingInterval: 1_000 }, app);
+  server.requestTimeout = requestMs;
+  server.headersTimeout = headersMs;
+  server.keepAliveTimeout = keepAliveMs;
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

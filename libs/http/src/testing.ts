@@ -15,11 +15,11 @@ export interface TestServiceApp {
  * A service app on the calling test file's own database (indexes created), emptied before each
  * test: what supertest suites run against.
  */
-export function useServiceApp(createApp: (deps: ServiceDeps) => Express): TestServiceApp {
-  const db = useTestDatabase();
+export function useServiceApp(createApp: (deps: ServiceDeps) => Express, options: { monitorCommands?: boolean } = {}): TestServiceApp {
+  const db = useTestDatabase(options);
   let app: Express | undefined;
   beforeAll(async () => {
-    app = createApp({ connection: db.connection, logger: createLogger('test', 'silent'), lifecycle: createLifecycle() });
+    app = createApp({ connection: db.connection, logger: createLogger('test', (process.env.TEST_LOG_LEVEL ?? 'silent')), lifecycle: createLifecycle() });
     await ensureIndexes(db.connection);
   });
   beforeEach(() => db.clear());
@@ -33,3 +33,10 @@ export function useServiceApp(createApp: (deps: ServiceDeps) => Express): TestSe
     },
   };
 }
+
+export { hostileInputSweep, type HostileInputOptions } from './sweeps/hostile-input';
+export { securitySweep, type SecuritySweepTarget } from './sweeps/security-sweep';
+export { crossTenantSweep, type TenantFixture, type TenantSweepTarget } from './sweeps/tenant-sweep';
+export type { SweepTarget } from './sweeps/sweep-target';
+export { runLoad, serverErrors, type LoadOptions, type LoadResult } from './resilience/load';
+export { listenLoopback, sendRaw, type RawRequest, type RawResponse } from './sweeps/raw-client';

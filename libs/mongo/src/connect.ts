@@ -5,6 +5,8 @@ export interface ConnectOptions {
   dbName: string;
   /** How long an operation waits for a reachable server before failing (the request gets a 503). */
   serverSelectionTimeoutMs?: number;
+  /** Emit the driver's command events (`commandStarted` …) on `connection.getClient()`; tests count round trips with them. */
+  monitorCommands?: boolean;
 }
 
 /**
@@ -19,6 +21,7 @@ export async function connectMongo(options: ConnectOptions): Promise<Connection>
     bufferCommands: false,
     serverSelectionTimeoutMS: options.serverSelectionTimeoutMs ?? 3_000,
     maxPoolSize: 20,
+    monitorCommands: options.monitorCommands ?? false,
   });
   await connection.asPromise();
   return connection;

@@ -84,6 +84,8 @@ function validateInput(route: AnyRoute, req: Request): RouteInput<z.ZodType, z.Z
 export interface MountOptions {
   /** Body parsers, run only on routes that take a body, after `before` (so auth comes first). */
   bodyParsers?: RequestHandler[];
+  /** Runs on routes that take no body, after `before` (see discardBody). */
+  noBody?: RequestHandler;
 }
 
 /** Mounts a route table: `before → parse body → validate → handler` per route, then 405 for other methods. */
@@ -93,7 +95,7 @@ export function mountRoutes(router: Router, routes: AnyRoute[], options: MountOp
     const handler: RequestHandler = async (req, res) => {
       await route.handler(validateInput(route, req), req, res);
     };
-    const parsers = route.request?.body ? (options.bodyParsers ?? []) : [];
+    const parsers = route.request?.body ? (options.bodyParsers ?? []) : options.noBody ? [options.noBody] : [];
     router[route.method](route.path, ...(route.before ?? []), ...parsers, handler);
     const methods = methodsByPath.get(route.path) ?? new Set<string>();
     methods.add(route.method.toUpperCase());

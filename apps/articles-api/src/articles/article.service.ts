@@ -1,5 +1,5 @@
 import { notFound } from '@lib/errors';
-import { nextSequence } from '@lib/mongo';
+import { createWithSequenceId, nextSequence } from '@lib/mongo';
 import type { Connection } from 'mongoose';
 import { articleModel, type ArticleDoc } from './article.model';
 
@@ -31,8 +31,7 @@ export function articleService(connection: Connection) {
 
     async create(fields: ArticleFields): Promise<ArticleDoc> {
       const id = await nextSequence(connection, 'articles');
-      const doc = await Article.create({ _id: id, ...fields });
-      return doc.toObject();
+      return createWithSequenceId(Article, { _id: id, ...fields } as ArticleDoc, () => nextSequence(connection, 'articles'));
     },
 
     async replace(id: number, fields: ArticleFields): Promise<ArticleDoc> {

@@ -1,6 +1,7 @@
 import { HttpError } from '@lib/errors';
 import { nextSequence } from '@lib/mongo';
 import type { Connection } from 'mongoose';
+import { credentialCache } from '../auth/credential-cache';
 import { accountModel, type AccountDoc } from './account.model';
 import { apiKeyMatches, generateApiKey, hashApiKey } from './api-key';
 import { domainUserModel, type DomainUserDoc } from './domain-user.model';
@@ -13,6 +14,7 @@ const noSuchUser = (email: string) => new HttpError(404, 'user_not_found', `No u
 export function accountService(connection: Connection) {
   const Account = accountModel(connection);
   const DomainUser = domainUserModel(connection);
+  const credentials = credentialCache(connection);
 
   async function ensureAccount(domain: string): Promise<AccountDoc> {
     const existing = await Account.findOne({ domain }).lean<AccountDoc>();
@@ -29,9 +31,13 @@ export function accountService(connection: Connection) {
   }
 
   async function setUser(email: string, update: Partial<DomainUserDoc>): Promise<DomainUserDoc> {
-    const user = await DomainUser.findOneAndUpdate({ email }, { $set: update }, { returnDocument: 'after' }).lean<DomainUserDoc>();
-    if (!user) throw noSuchUser(email);
-    return user;
+    try {
+      const user = await DomainUser.findOneAndUpdate({ email }, { $set: update }, { returnDocument: 'after' }).lean<DomainUserDoc>();
+      if (!user) throw noSuchUser(email);
+      return user;
+    } finally {
+      credentials.forget(email); // also when the write failed: it may have been applied
+    }
   }
 
   return {
@@ -100,8 +106,15 @@ export function accountService(connection: Connection) {
 
     usersById: (account: number, ids: number[]) => DomainUser.find({ account, _id: { $in: ids } }).lean<DomainUserDoc[]>(),
 
-    /** The enabled user with this email and API key, or null. */
+    /**
+     * The enabled user with this email and API key, or null. A verified credential is cached for
+     * CREDENTIAL_TTL_MS (see auth/credential-cache), so most requests cost no database command;
+     * wrong credentials are never cached.
+     */
     async authenticate(email: string, apiKey: string): Promise<DomainUserDoc | null> {
+      const cached = credentials.lookup(email, apiKey);
+      if (cached) return cached;
+      const generation = credentials.generation();
       const user = await DomainUser.findOne({ email }).lean<DomainUserDoc>();
       if (!user || user.is_disabled || !apiKeyMatches(apiKey, user.api_key_hash)) return null;
       const now = nowSeconds();
@@ -109,6 +122,7 @@ export function accountService(connection: Connection) {
         await DomainUser.updateOne({ _id: user._id }, { $set: { logged_in_time: now } });
         user.logged_in_time = now;
       }
+      credentials.remember(user, generation);
       return user;
     },
   };

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { HttpError, badRequest, conflict, validationFailed } from '@lib/errors';
-import { nextSequence } from '@lib/mongo';
+import { createWithSequenceId, nextSequence } from '@lib/mongo';
 import type { Connection } from 'mongoose';
 import { accountModel } from '../accounts/account.model';
 import type { DomainUserDoc } from '../accounts/domain-user.model';
@@ -189,7 +189,7 @@ export function contactService(connection: Connection, options: ContactServiceOp
         if (state.type === 'PERSON') await claims.claim(account, id, emails);
         const now = nowSeconds();
         const { tags, ...fields } = state;
-        const doc = await Contact.create({
+        created = await createWithSequenceId(Contact, {
           _id: id,
           account,
           owner: owner._id,
@@ -199,8 +199,7 @@ export function contactService(connection: Connection, options: ContactServiceOp
           widget_properties: input.widget_properties ?? null,
           created_time: now,
           updated_time: now,
-        });
-        created = doc.toObject();
+        } as ContactDoc);
       } catch (err) {
         await releaseSlot(account);
         await claims.releaseAll(id);

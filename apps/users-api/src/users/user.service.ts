@@ -1,4 +1,4 @@
-import { nextSequence } from '@lib/mongo';
+import { createWithSequenceId, nextSequence } from '@lib/mongo';
 import { keysetAfter, takePage } from '@lib/paging';
 import type { Connection } from 'mongoose';
 import { userModel, type UserDoc } from './user.model';
@@ -22,7 +22,7 @@ export function userService(connection: Connection) {
 
     async append(fields: UserFields): Promise<UserDoc> {
       const id = await nextSequence(connection, 'users');
-      return (await User.create({ _id: id, ...fields })).toObject();
+      return createWithSequenceId(User, { _id: id, ...fields }, () => nextSequence(connection, 'users'));
     },
   };
 }

@@ -14,14 +14,14 @@ export interface TestDatabase {
  * Gives the calling test file its own database on the run's server (see global-setup), connected
  * before its tests and dropped after them.
  */
-export function useTestDatabase(): TestDatabase {
+export function useTestDatabase(options: { monitorCommands?: boolean } = {}): TestDatabase {
   const dbName = `test_${process.env.JEST_WORKER_ID ?? '0'}_${randomBytes(4).toString('hex')}`;
   let connection: Connection | undefined;
 
   beforeAll(async () => {
     const url = process.env.TEST_MONGO_URL;
     if (!url) throw new Error('TEST_MONGO_URL is not set: run tests through jest with the shared preset');
-    connection = await connectMongo({ url, dbName });
+    connection = await connectMongo({ url, dbName, monitorCommands: options.monitorCommands });
   });
 
   afterAll(async () => {
@@ -43,3 +43,7 @@ export function useTestDatabase(): TestDatabase {
     },
   };
 }
+
+export * from './command-log';
+export * from './snapshot';
+export * from './faulty-database';

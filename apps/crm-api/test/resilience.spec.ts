@@ -1,0 +1,165 @@
+import { createLifecycle, createLogger } from '@lib/http';
+import { listenLoopback, runLoad, sendRaw, serverErrors, type RawRequest } from '@lib/http/testing';
+import { connectMongo, ensureIndexes } from '@lib/mongo';
+import { startFaultyDatabase, type FaultyDatabase } from '@lib/mongo/testing';
+import type { Connection } from 'mongoose';
+import { accountService } from '../src/accounts/account.service';
+import { createApp } from '../src/app';
+import { contactModel } from '../src/contacts/contact.model';
+import { person, setupCrmApp, TEST_CURSOR_SECRET } from './setup-app';
+
+const json = { 'Content-Type': 'application/json', Accept: 'application/json' };
+const basic = (email: string, key: string) => `Basic ${Buffer.from(`${email}:${key}`).toString('base64')}`;
+
+/** Mixed traffic of one worker: create a person, tag the shared contact, read it, read a page (workers start at different steps). */
+function mixedTraffic(auth: string, sharedId: number, prefix: string) {
+  return (worker: number, n: number): RawRequest => {
+    const headers = { ...json, Authorization: auth };
+    switch ((worker + n) % 4) {
+      case 0:
+        return { method: 'post', url: '/dev/api/contacts', headers, body: JSON.stringify(person(`W${worker}`, `${prefix}${worker}x${n}@load.test`)) };
+      case 1:
+        return { method: 'put', url: '/dev/api/contacts/edit/tags', headers, body: JSON.stringify({ id: sharedId, tags: [`T${prefix}${worker}x${n}`] }) };
+      case 2:
+        return { method: 'get', url: `/dev/api/contacts/${sharedId}`, headers };
+      default:
+        return { method: 'get', url: '/dev/api/contacts?page_size=5', headers };
+    }
+  };
+}
+
+/** What the acknowledged writes were: created emails and added tags. */
+function acknowledgements() {
+  const emails: string[] = [];
+  const tags: string[] = [];
+  return {
+    emails,
+    tags,
+    record(req: RawRequest, status: number) {
+      if (status !== 200 || !req.body) return;
+      const body = JSON.parse(String(req.body));
+      if (req.url === '/dev/api/contacts') emails.push(body.properties[1].value);
+      else tags.push(...body.tags);
+    },
+  };
+}
+
+describe('crm-api under load', () => {
+  const ctx = setupCrmApp({ contactLimit: 100_000 });
+
+  it('200 concurrent connections of mixed reads and writes: zero 5xx, no acknowledged write lost or duplicated', async () => {
+    const ann = await ctx.user('acme', 'ann@acme.test');
+    const shared = await ctx.as(ann).post('/dev/api/contacts').send(person('Shared', 'shared@acme.test'));
+    const server = await listenLoopback(ctx.app);
+    const acked = acknowledgements();
+    try {
+      const result = await runLoad({
+        port: server.port,
+        connections: 200,
+        durationMs: 1_500,
+        next: mixedTraffic(ann.auth, shared.body.id, 'L'),
+        onResponse: (req, res) => acked.record(req, res.status),
+      });
+      expect({ serverErrors: serverErrors(result), failedConnections: result.failedConnections, statuses: Object.keys(result.byStatus) }).toEqual({
+        serverErrors: 0,
+        failedConnections: 0,
+        statuses: ['200'],
+      });
+    } finally {
+      await server.close();
+    }
+    const created = await ctx.Contact.find({ emails: /@load\.test$/ }).lean();
+    expect(created.map((c) => c.emails[0]).sort()).toEqual(acked.emails.sort()); // none missing, none twice
+    expect(acked.emails.length).toBeGreaterThan(20);
+    const sharedNow = await ctx.Contact.findById(shared.body.id).lean();
+    expect(Object.keys(sharedNow!.tag_times).sort()).toEqual(acked.tags.sort());
+    const account = await ctx.Account.findById(ann.account).lean();
+    expect(account!.contact_count).toBe(created.length + 1);
+  }, 30_000);
+});
+
+describe('crm-api when the database stops during load', () => {
+  let db: FaultyDatabase;
+  let connection: Connection;
+  let server: Awaited<ReturnType<typeof listenLoopback>>;
+  let auth: string;
+  let sharedId: number;
+
+  beforeAll(async () => {
+    db = await startFaultyDatabase();
+    connection = await connectMongo({ url: db.url, dbName: 'crm_fault' });
+    const app = createApp({ connection, logger: createLogger('test', 'silent'), lifecycle: createLifecycle(), contactLimit: 100_000, cursorSecret: TEST_CURSOR_SECRET });
+    await ensureIndexes(connection);
+    const { apiKey } = await accountService(connection).addUser({ domain: 'acme', email: 'ann@acme.test', owner: true });
+    auth = basic('ann@acme.test', apiKey);
+    server = await listenLoopback(app);
+    const shared = await sendRaw(server.port, { method: 'post', url: '/dev/api/contacts', headers: { ...json, Authorization: auth }, body: JSON.stringify(person('Shared')) });
+    sharedId = JSON.parse(shared.text).id;
+  }, 30_000);
+
+  afterAll(async () => {
+    await server?.close();
+    await connection?.close();
+    await db?.close();
+  });
+
+  it('fails fast with 503 and a clear body, readiness follows the database (/readyz 503, then 200), the process stays up and serves again without a restart, no acknowledged write missing', async () => {
+    const acked = acknowledgements();
+    const unavailable: Array<{ ms: number; body: string; retryAfter: unknown }> = [];
+    const readiness: Array<{ at: number; status: number }> = [];
+    const started = Date.now();
+    const outage = { from: 0, to: 0 };
+    const fault = (async () => {
+      await new Promise((r) => setTimeout(r, 600));
+      outage.from = Date.now() - started;
+      await db.stop();
+      await new Promise((r) => setTimeout(r, 1_500));
+      await db.start();
+      outage.to = Date.now() - started;
+    })();
+    const probe = (async () => {
+      while (Date.now() - started < 5_000) {
+        const res = await sendRaw(server.port, { method: 'get', url: '/readyz', headers: {} });
+        readiness.push({ at: Date.now() - started, status: res.status });
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
+    const result = await runLoad({
+      port: server.port,
+      connections: 50,
+      durationMs: 5_000,
+      next: mixedTraffic(auth, sharedId, 'F'),
+      onResponse: (req, res, ms) => {
+        acked.record(req, res.status);
+        if (res.status === 503) unavailable.push({ ms, body: res.text, retryAfter: res.headers['retry-after'] });
+      },
+    });
+    await Promise.all([fault, probe]);
+
+    expect(Object.keys(result.byStatus).sort()).toEqual(['200', '503']);
+    expect(result.failedConnections).toBe(0);
+    expect(unavailable.length).toBeGreaterThan(0);
+    for (const answer of unavailable) {
+      expect(JSON.parse(answer.body)).toEqual({
+        error: { status: 503, code: 'database_unavailable', message: 'The database is unavailable; try again shortly', error_id: expect.any(String) },
+      });
+      expect(answer.retryAfter).toBe('5');
+    }
+    // bounded by the 3 s server-selection timeout (plus scheduling slack on a busy machine)
+    expect(Math.max(...unavailable.map((u) => u.ms))).toBeLessThan(4_500);
+    const during = readiness.filter((r) => r.at > outage.from + 300 && r.at < outage.to);
+    expect(during.length).toBeGreaterThan(0);
+    expect(during.every((r) => r.status === 503)).toBe(true);
+    expect(readiness[0].status).toBe(200);
+    expect(readiness[readiness.length - 1].status).toBe(200);
+
+    const after = await sendRaw(server.port, { method: 'get', url: `/dev/api/contacts/${sharedId}`, headers: { ...json, Authorization: auth } });
+    expect(after.status).toBe(200);
+    const Contact = contactModel(connection);
+    const stored = new Set((await Contact.find({ emails: /@load\.test$/ }).lean()).map((c) => c.emails[0]));
+    expect(acked.emails.filter((email) => !stored.has(email))).toEqual([]);
+    const tags = Object.keys((await Contact.findById(sharedId).lean())!.tag_times);
+    expect(acked.tags.filter((tag) => !tags.includes(tag))).toEqual([]);
+    expect(acked.emails.length).toBeGreaterThan(0);
+  }, 30_000);
+});

@@ -1,0 +1,83 @@
+import { logCommands, type CommandLog, type LoggedCommand } from '@lib/mongo/testing';
+import { person, setupCrmApp, type TestUser } from './setup-app';
+
+const ctx = setupCrmApp({ monitorCommands: true });
+
+let log: CommandLog;
+beforeAll(() => {
+  log = logCommands(ctx.connection);
+});
+afterAll(() => log.stop());
+
+/** Commands that look a user up by email: what authentication does on a cache miss. */
+const credentialLookups = (commands: LoggedCommand[]) =>
+  commands.filter((c) => c.collection === 'domain_users' && JSON.stringify(c.command.filter ?? {}).includes('"email"'));
+
+async function seed(count: number): Promise<{ ann: TestUser; ids: number[] }> {
+  const ann = await ctx.user('acme', 'ann@acme.test');
+  const ids: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const res = await ctx.as(ann).post('/dev/api/contacts').send(person(`P${i}`, `p${i}@acme.test`));
+    expect(res.status).toBe(200);
+    ids.push(res.body.id);
+  }
+  return { ann, ids };
+}
+
+describe('database round trips per request (driver command monitoring)', () => {
+  it('an authenticated read of one contact costs at most 2 commands, none of them a credential lookup', async () => {
+    const { ann, ids } = await seed(1);
+    await ctx.as(ann).get('/dev/api/users/current-user').expect(200); // credentials verified once
+    log.reset();
+    const res = await ctx.as(ann).get(`/dev/api/contacts/${ids[0]}`);
+    expect(res.status).toBe(200);
+    expect(res.body.id).toBe(ids[0]);
+    expect(res.body.domainUser.email).toBe('ann@acme.test');
+    expect(log.commands.length).toBeLessThanOrEqual(2);
+    expect(log.commands.map((c) => c.name)).toEqual(expect.arrayContaining(['find']));
+    expect(credentialLookups(log.commands)).toEqual([]);
+  });
+
+  it('credentials are looked up in the database once, not on every request', async () => {
+    const { ids } = await seed(1);
+    const bea = await ctx.user('acme', 'bea@acme.test');
+    log.reset();
+    for (let i = 0; i < 10; i++) await ctx.as(bea).get(`/dev/api/contacts/${ids[0]}`).expect(200);
+    expect(credentialLookups(log.commands)).toHaveLength(1);
+  });
+
+  it.each(['application/json', 'application/xml'])('every page fetch (%s) is a keyset query with limit page_size+1 and no skip, at any depth', async (accept) => {
+    const { ann } = await seed(7);
+    await ctx.as(ann).get('/dev/api/users/current-user').expect(200);
+    let cursor: string | undefined;
+    let pages = 0;
+    const seen: string[] = [];
+    do {
+      log.reset();
+      const res = await ctx
+        .as(ann)
+        .get(`/dev/api/contacts?page_size=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)
+        .set('Accept', accept)
+        .buffer(true)
+        .parse((r, done) => {
+          let text = '';
+          r.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          r.on('end', () => done(null, text));
+        });
+      expect(res.status).toBe(200);
+      const finds = log.commands.filter((c) => c.name === 'find' && c.collection === 'contacts');
+      expect(finds).toHaveLength(1);
+      expect(finds[0].command.limit).toBe(3);
+      expect(finds[0].command).not.toHaveProperty('skip');
+      expect(log.commands.some((c) => 'skip' in c.command)).toBe(false);
+      if (pages > 0) expect(JSON.stringify(finds[0].command.filter)).toMatch(/"\$or":\[\{"created_time":\{"\$gt"/);
+      const text = res.body as string;
+      seen.push(...[...text.matchAll(/P(\d)/g)].map((m) => m[0]));
+      const match = accept === 'application/json' ? /"cursor":"([^"]+)"/.exec(text) : /<cursor>([^<]+)<\/cursor>/.exec(text);
+      cursor = match?.[1];
+      pages++;
+    } while (cursor && pages < 10);
+    expect(pages).toBe(4);
+    expect([...new Set(seen)]).toEqual(['P0', 'P1', 'P2', 'P3', 'P4', 'P5', 'P6']);
+  });
+});

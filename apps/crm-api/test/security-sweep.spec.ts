@@ -1,0 +1,67 @@
+import { crossTenantSweep, securitySweep } from '@lib/http/testing';
+import { snapshotDatabase } from '@lib/mongo/testing';
+import { company, person, setupCrmApp, type TestUser } from './setup-app';
+
+const ctx = setupCrmApp();
+let ann: TestUser;
+const samples: Record<string, string | number> = {};
+const basic = (email: string, key: string) => `Basic ${Buffer.from(`${email}:${key}`).toString('base64')}`;
+
+describe('crm-api security sweep, generated from the route table', () => {
+  securitySweep({
+    get app() {
+      return ctx.app;
+    },
+    credentials: () => ({ Authorization: ann.auth }),
+    snapshot: () => snapshotDatabase(ctx.connection),
+    sample: (name) => samples[name],
+    async seed() {
+      ann = await ctx.user('acme', 'ann@acme.test');
+      const bob = await ctx.as(ann).post('/dev/api/contacts').send(person('Bob', 'bob@acme.test'));
+      Object.assign(samples, { id: bob.body.id, email: 'bob@acme.test' });
+    },
+    isPublic: (route) => !route.path.startsWith('/dev/api'),
+    get wrongCredentials() {
+      return [
+        { Authorization: basic(ann.email, `${ann.apiKey}x`) },
+        { Authorization: basic('nobody@acme.test', ann.apiKey) },
+        { Authorization: `Bearer ${ann.apiKey}` },
+        { Authorization: 'Basic !!!not-base64' },
+        { Authorization: basic(ann.email, '') },
+      ];
+    },
+  });
+});
+
+describe('crm-api cross-account sweep, generated from the route table', () => {
+  const MARKER = 'Zq7Marker';
+  crossTenantSweep({
+    get app() {
+      return ctx.app;
+    },
+    async setup() {
+      const owner = await ctx.user('acme', 'ann@acme.test');
+      const intruder = await ctx.user('rival', 'rex@rival.test');
+      const acme = await ctx.as(owner).post('/dev/api/contacts').send(company(`${MARKER} Acme`));
+      const bob = await ctx.as(owner).post('/dev/api/contacts').send(person(`${MARKER}Bob`, 'bob@acme.test', { contact_company_id: acme.body.id, tags: ['Lead'] }));
+      await ctx.as(owner).post('/dev/api/contacts').send(person(`${MARKER}Cy`, 'cy@acme.test'));
+      const page = await ctx.as(owner).get('/dev/api/contacts?page_size=1');
+      const cursor = page.body[0].cursor as string;
+      // the intruder's own account has a contact with the same email: it must find that one, not the owner's
+      await ctx.as(intruder).post('/dev/api/contacts').send(person('Rex', 'cy@acme.test'));
+      expect([acme.status, bob.status, page.status, typeof cursor]).toEqual([200, 200, 200, 'string']);
+      return {
+        values: { id: bob.body.id, contact_id: bob.body.id, companyId: acme.body.id, email: 'bob@acme.test', owner_email: owner.email, cursor, q: MARKER },
+        marker: MARKER,
+        owner: { Authorization: owner.auth },
+        intruder: { Authorization: intruder.auth },
+      };
+    },
+    snapshotOwner: async () => {
+      const account = (await ctx.Account.findOne({ domain: 'acme' }).lean())!._id;
+      const contacts = await ctx.Contact.find({ account }).sort({ _id: 1 }).lean();
+      const users = await ctx.connection.collection('domain_users').find({ account }).sort({ _id: 1 }).toArray();
+      return JSON.stringify({ contacts, users: users.map(({ logged_in_time: _t, ...u }) => u) });
+    },
+  });
+});

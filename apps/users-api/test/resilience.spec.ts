@@ -1,0 +1,122 @@
+import { createLifecycle, createLogger } from '@lib/http';
+import { listenLoopback, runLoad, sendRaw, serverErrors, type RawRequest } from '@lib/http/testing';
+import { connectMongo, ensureIndexes } from '@lib/mongo';
+import { startFaultyDatabase, type FaultyDatabase } from '@lib/mongo/testing';
+import type { Connection } from 'mongoose';
+import { createApp } from '../src/app';
+import { userModel } from '../src/users/user.model';
+import { setupUsersApp, TEST_CURSOR_SECRET } from './setup-app';
+
+const write = (name: string): RawRequest => ({ method: 'post', url: `/users?name=${name}&age=30.5&city=Perth`, headers: {} });
+const read: RawRequest = { method: 'get', url: '/users?limit=20', headers: {} };
+const nameOf = (req: RawRequest) => /name=([^&]+)/.exec(req.url)?.[1];
+
+describe('users-api under load', () => {
+  const ctx = setupUsersApp();
+
+  it('200 concurrent connections of mixed reads and writes: zero 5xx, every acknowledged write stored exactly once', async () => {
+    const server = await listenLoopback(ctx.app);
+    const acked: string[] = [];
+    try {
+      const result = await runLoad({
+        port: server.port,
+        connections: 200,
+        durationMs: 2_000,
+        next: (worker, n) => (n % 2 === 0 ? write(`L${worker}x${n}`) : read),
+        onResponse: (req, res) => {
+          if (req.method === 'post' && res.status === 200) acked.push(nameOf(req)!);
+        },
+      });
+      expect({ serverErrors: serverErrors(result), failedConnections: result.failedConnections }).toEqual({ serverErrors: 0, failedConnections: 0 });
+      expect(Object.keys(result.byStatus)).toEqual(['200']);
+      expect(result.total).toBeGreaterThanOrEqual(200); // every connection was answered (no timing target here)
+    } finally {
+      await server.close();
+    }
+    const stored = (await ctx.User.find({}, { name: 1 }).lean()).map((u) => u.name);
+    expect(stored.length).toBe(acked.length);
+    expect(stored.sort()).toEqual(acked.sort());
+  }, 20_000);
+});
+
+describe('users-api when the database stops during load', () => {
+  let db: FaultyDatabase;
+  let connection: Connection;
+  let server: Awaited<ReturnType<typeof listenLoopback>>;
+
+  beforeAll(async () => {
+    db = await startFaultyDatabase();
+    connection = await connectMongo({ url: db.url, dbName: 'users_fault' });
+    const app = createApp({ connection, logger: createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent'), lifecycle: createLifecycle(), cursorSecret: TEST_CURSOR_SECRET });
+    await ensureIndexes(connection);
+    server = await listenLoopback(app);
+  }, 30_000);
+
+  afterAll(async () => {
+    await server?.close();
+    await connection?.close();
+    await db?.close();
+  });
+
+  it('fails fast with 503 and a clear body, readiness follows the database (/readyz 503, then 200), the process stays up and serves again without a restart, no acknowledged write missing', async () => {
+    const acked: string[] = [];
+    const unavailable: Array<{ ms: number; body: string; retryAfter: unknown }> = [];
+    const readiness: Array<{ at: number; status: number }> = [];
+    const started = Date.now();
+    let outage = { from: 0, to: 0 };
+
+    const fault = (async () => {
+      await new Promise((r) => setTimeout(r, 600));
+      outage.from = Date.now() - started;
+      await db.stop();
+      await new Promise((r) => setTimeout(r, 1_500));
+      await db.start();
+      outage.to = Date.now() - started;
+    })();
+    const probe = (async () => {
+      while (Date.now() - started < 5_500) {
+        const res = await sendRaw(server.port, { method: 'get', url: '/readyz', headers: {} });
+        readiness.push({ at: Date.now() - started, status: res.status });
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
+    const result = await runLoad({
+      port: server.port,
+      connections: 50,
+      durationMs: 5_500,
+      next: (worker, n) => (n % 2 === 0 ? write(`F${worker}x${n}`) : read),
+      onResponse: (req, res, ms) => {
+        if (req.method === 'post' && res.status === 200) acked.push(nameOf(req)!);
+        if (res.status === 503) unavailable.push({ ms, body: res.text, retryAfter: res.headers['retry-after'] });
+      },
+    });
+    await Promise.all([fault, probe]);
+    outage = { ...outage };
+
+    // only successes and 503s; the app process kept serving throughout
+    expect(Object.keys(result.byStatus).sort()).toEqual(['200', '503']);
+    expect(result.failedConnections).toBe(0);
+    // fail fast, with a clear body
+    expect(unavailable.length).toBeGreaterThan(0);
+    for (const answer of unavailable) {
+      expect(JSON.parse(answer.body)).toEqual({ error: { code: 'database_unavailable', message: 'The database is unavailable; try again shortly', error_id: expect.any(String) } });
+      expect(answer.retryAfter).toBe('5');
+    }
+    // bounded by the 3 s server-selection timeout (plus scheduling slack on a busy machine)
+    expect(Math.max(...unavailable.map((u) => u.ms))).toBeLessThan(4_500);
+    // readiness follows the database
+    const during = readiness.filter((r) => r.at > outage.from + 300 && r.at < outage.to);
+    expect(during.length).toBeGreaterThan(0);
+    expect(during.every((r) => r.status === 503)).toBe(true);
+    expect(readiness[0].status).toBe(200);
+    expect(readiness[readiness.length - 1].status).toBe(200);
+    // serves again without a restart
+    const after = await sendRaw(server.port, write('after-outage'));
+    expect(after.status).toBe(200);
+    acked.push('after-outage');
+    // no acknowledged write is missing (a write cut off mid-way may be stored without an acknowledgement)
+    const stored = new Set((await userModel(connection).find({}, { name: 1 }).lean()).map((u) => u.name));
+    expect(acked.filter((name) => !stored.has(name))).toEqual([]);
+    expect(acked.length).toBeGreaterThan(0);
+  }, 30_000);
+});

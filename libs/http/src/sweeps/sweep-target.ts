@@ -1,0 +1,34 @@
+import type { AnyRoute } from '@lib/validation';
+import type { Express } from 'express';
+import { describeRequest, sendRaw, type RawRequest, type RawResponse } from './raw-client';
+
+/** What the sweeps need from an app's test file. */
+export interface SweepTarget {
+  /** The app under test (read inside tests only). */
+  readonly app: Express;
+  /** Headers that pass the route's authentication, so hostile input reaches validation. */
+  credentials(route: AnyRoute): Record<string, string>;
+  /** Everything stored, to compare before and after a rejected request (see snapshotDatabase). */
+  snapshot(): Promise<string>;
+  /** An existing value for a path parameter or field of that name (an id, an email), if any. */
+  sample?(name: string): string | number | undefined;
+  /** Runs before the sweep's requests: store a few records for the samples to point at. */
+  seed?(): Promise<void>;
+}
+
+/** Traces, driver and parser internals a client must never see. */
+const INTERNALS = /\n\s+at \S|Mongo(Server|Network)?Error|MongooseError|E11000|CastError|SyntaxError|ZodError|node_modules/;
+
+/**
+ * Sends a request and checks the answer is not a 5xx and reveals nothing internal; when the
+ * request was rejected (4xx), checks nothing stored changed. Returns the snapshot after it.
+ */
+export async function sendAndCheck(target: SweepTarget, port: number, req: RawRequest, before: string): Promise<{ res: RawResponse; after: string }> {
+  const res = await sendRaw(port, req);
+  const label = `${describeRequest(req)} → ${res.status} ${res.text.slice(0, 300)}`;
+  if (res.status >= 500 || res.status < 200) throw new Error(`server error: ${label}`);
+  if (INTERNALS.test(res.text)) throw new Error(`internals in the answer: ${label}`);
+  const after = await target.snapshot();
+  if (res.status >= 400 && after !== before) throw new Error(`a rejected request changed stored data: ${label}`);
+  return { res, after };
+}

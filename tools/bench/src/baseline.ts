@@ -1,0 +1,59 @@
+import express from 'express';
+import { MongoClient } from 'mongodb';
+
+/**
+ * The benchmark's baseline: bare Express handlers doing the same database work as our endpoints
+ * with the plain MongoDB driver — no authentication, validation, logging, security headers or
+ * response shaping. Run as its own process so its CPU time is measured on its own.
+ */
+async function main(): Promise<void> {
+  const url = process.env.MONGO_URL;
+  if (!url) throw new Error('MONGO_URL is required');
+  const client = await new MongoClient(url, { maxPoolSize: 20 }).connect();
+  const crm = client.db('crm');
+  const account = (await crm.collection<{ _id: number; domain: string }>('accounts').findOne({ domain: process.env.CRM_DOMAIN ?? 'example' }))?._id;
+  if (account === undefined) throw new Error('the crm account is missing: seed first');
+  const contacts = crm.collection<{ _id: number; account: number; owner: number; emails: string[]; created_time: number; type: string }>('contacts');
+  const users = crm.collection<{ _id: number; account: number }>('domain_users');
+  const ownerOf = (doc: { owner: number } | null) => (doc ? users.find({ account, _id: { $in: [doc.owner] } }).toArray() : []);
+
+  // made once here: concurrent upserts of a missing counter can collide on its _id
+  await crm.collection<{ _id: string; seq: number }>('counters').updateOne({ _id: 'bench_contacts' }, { $setOnInsert: { seq: 0 } }, { upsert: true });
+
+  const app = express();
+  app.get('/crm/contacts/:id', async (req, res) => {
+    const doc = await contacts.findOne({ _id: Number(req.params.id), account });
+    res.json({ doc, owner: await ownerOf(doc) });
+  });
+  app.get('/crm/contacts', async (req, res) => {
+    const limit = Number(req.query.page_size ?? 20) + 1;
+    const [count, docs] = await Promise.all([contacts.countDocuments({ account }), contacts.find({ account }).sort({ created_time: 1, _id: 1 }).limit(limit).toArray()]);
+    const owners = await users.find({ account, _id: { $in: [...new Set(docs.map((d) => d.owner))] } }).toArray();
+    res.json({ count, docs, owners });
+  });
+  app.post('/crm/contacts', express.json(), async (req, res) => {
+    const counter = await crm.collection<{ _id: string; seq: number }>('counters').findOneAndUpdate({ _id: 'bench_contacts' }, { $inc: { seq: 1 } }, { upsert: true, returnDocument: 'after' });
+    const doc = { _id: counter?.seq ?? 0, account, ...req.body, created_time: Math.floor(Date.now() / 1000) };
+    await crm.collection<{ _id: number }>('bench_contacts').insertOne(doc);
+    res.json(doc);
+  });
+  app.get('/crm/search/email/:email', async (req, res) => {
+    const doc = await contacts.findOne({ account, emails: req.params.email }, { sort: { type: -1, _id: 1 } });
+    res.json({ doc, owner: await ownerOf(doc) });
+  });
+  app.get('/articles', async (_req, res) => {
+    const articles = client.db('articles').collection('articles');
+    const [total, data] = await Promise.all([articles.countDocuments(), articles.find().sort({ _id: 1 }).skip(0).limit(20).toArray()]);
+    res.json({ total, data });
+  });
+  app.get('/users', async (_req, res) => {
+    res.json({ data: await client.db('users').collection('users').find().sort({ _id: 1 }).limit(101).toArray() });
+  });
+  app.get('/readyz', (_req, res) => res.json({ status: 'ready' }));
+  app.listen(Number(process.env.PORT), '127.0.0.1');
+}
+
+main().catch((err: Error) => {
+  console.error(`baseline failed: ${err.message}`);
+  process.exit(1);
+});

@@ -1,0 +1,88 @@
+/**
+ * The benchmark's table: one row per hot endpoint, each with the request to our service and the
+ * request to the baseline (a bare Express handler doing the same database work with the plain
+ * driver). Adding an endpoint is adding a row here (and its handler in baseline.ts).
+ *
+ * Not yet rows: crm-api deals by milestone and news-api `GET /news` with a filter; both services
+ * are being built on other branches. Add them here when they land (see docs/BENCHMARKS.md).
+ */
+export type AppName = 'crm-api' | 'articles-api' | 'users-api';
+
+export interface BenchRequest {
+  method: 'GET' | 'POST';
+  path: string;
+  headers?: Record<string, string>;
+  /** A new body per request (writes need distinct values). */
+  body?: (n: number) => string;
+}
+
+export interface Endpoint {
+  name: string;
+  app: AppName;
+  ours: BenchRequest;
+  baseline: BenchRequest;
+}
+
+/** What the seed stored, for the rows to point at. */
+export interface Seeded {
+  crmAuth: string;
+  contactId: number;
+  contactEmail: string;
+}
+
+const JSON_ACCEPT = { Accept: 'application/json' };
+const newPerson = (n: number) =>
+  JSON.stringify({
+    properties: [
+      { type: 'SYSTEM', name: 'first_name', value: `Bench${n}` },
+      { type: 'SYSTEM', name: 'email', subtype: 'work', value: `bench-${process.pid}-${n}@bench.test` },
+    ],
+  });
+
+export function endpoints(seed: Seeded): Endpoint[] {
+  const crm = { Authorization: seed.crmAuth };
+  return [
+    {
+      name: 'crm GET contact by id',
+      app: 'crm-api',
+      ours: { method: 'GET', path: `/dev/api/contacts/${seed.contactId}`, headers: { ...crm, ...JSON_ACCEPT } },
+      baseline: { method: 'GET', path: `/crm/contacts/${seed.contactId}` },
+    },
+    {
+      name: 'crm GET contact page (JSON)',
+      app: 'crm-api',
+      ours: { method: 'GET', path: '/dev/api/contacts?page_size=20', headers: { ...crm, ...JSON_ACCEPT } },
+      baseline: { method: 'GET', path: '/crm/contacts?page_size=20' },
+    },
+    {
+      name: 'crm GET contact page (XML)',
+      app: 'crm-api',
+      ours: { method: 'GET', path: '/dev/api/contacts?page_size=20', headers: { ...crm, Accept: 'application/xml' } },
+      baseline: { method: 'GET', path: '/crm/contacts?page_size=20' },
+    },
+    {
+      name: 'crm POST contact',
+      app: 'crm-api',
+      ours: { method: 'POST', path: '/dev/api/contacts', headers: { ...crm, ...JSON_ACCEPT, 'Content-Type': 'application/json' }, body: newPerson },
+      baseline: { method: 'POST', path: '/crm/contacts', headers: { 'Content-Type': 'application/json' }, body: newPerson },
+    },
+    {
+      name: 'crm search by email',
+      app: 'crm-api',
+      ours: { method: 'GET', path: `/dev/api/contacts/search/email/${encodeURIComponent(seed.contactEmail)}`, headers: { ...crm, ...JSON_ACCEPT } },
+      baseline: { method: 'GET', path: `/crm/search/email/${encodeURIComponent(seed.contactEmail)}` },
+    },
+    {
+      name: 'articles GET /articles',
+      app: 'articles-api',
+      ours: { method: 'GET', path: '/articles' },
+      baseline: { method: 'GET', path: '/articles' },
+    },
+    {
+      name: 'users GET /users',
+      app: 'users-api',
+      ours: { method: 'GET', path: '/users' },
+      baseline: { method: 'GET', path: '/users' },
+    },
+  ];
+}

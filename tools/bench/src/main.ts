@@ -1,0 +1,98 @@
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { startEmbeddedMongo } from '@lib/mongo';
+import { endpoints, type AppName } from './endpoints';
+import { measure } from './measure';
+import { rssMb, startNode, type Service } from './processes';
+import { markdownTable, memoryTable, ratios, slopePerMinute, type MemorySample, type Row } from './report';
+import { seed } from './seed';
+import { soak } from './soak';
+import { measureStartup } from './startup';
+
+// The bundle lives in dist/tools/bench/, three levels below the workspace root.
+const root = path.resolve(__dirname, '..', '..', '..');
+const APPS: AppName[] = ['crm-api', 'articles-api', 'users-api'];
+
+const { values: args } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '5' },
+    warmup: { type: 'string', default: '1' },
+    connections: { type: 'string', default: '10' },
+    seed: { type: 'string', default: '200' },
+    soak: { type: 'string', default: '60' },
+    'skip-startup': { type: 'boolean', default: false },
+  },
+});
+const log = (line: string) => console.error(`bench | ${line}`);
+
+async function main(): Promise<void> {
+  const options = { durationSeconds: Number(args.duration), warmupSeconds: Number(args.warmup), connections: Number(args.connections) };
+  log(`node ${process.version}, ${options.connections} connections, ${options.warmupSeconds}s warm-up + ${options.durationSeconds}s per run`);
+  const database = await startEmbeddedMongo();
+  const services: Service[] = [];
+  try {
+    const env = { MONGO_URL: database.uri, NODE_ENV: 'development' };
+    const apps = {} as Record<AppName, Service>;
+    for (const app of APPS) {
+      apps[app] = await startNode(app, path.join(root, 'dist', 'apps', app, 'main.js'), env);
+      services.push(apps[app]);
+    }
+    log(`seeding ${args.seed} records per service through the APIs`);
+    const seeded = await seed({ crm: apps['crm-api'].port, articles: apps['articles-api'].port, users: apps['users-api'].port }, Number(args.seed));
+    const baseline = await startNode('baseline', path.join(root, 'dist', 'tools', 'bench', 'baseline.js'), env);
+    services.push(baseline);
+
+    const rows: Row[] = [];
+    for (const endpoint of endpoints(seeded)) {
+      const app = apps[endpoint.app];
+      const ours = await measure(app.port, app.pid, endpoint.ours, options);
+      const base = await measure(baseline.port, baseline.pid, endpoint.baseline, options);
+      const row = { name: endpoint.name, ours, baseline: base };
+      rows.push(row);
+      log(`${endpoint.name}: ${ours.requestsPerSecond.toFixed(0)} req/s vs ${base.requestsPerSecond.toFixed(0)} — ${ratios(row).verdict}`);
+    }
+    console.log('\n## Throughput, latency and CPU per request (ratios: ours / baseline)\n');
+    console.log(markdownTable(rows));
+
+    const afterBench = Object.fromEntries(APPS.map((app) => [app, rssMb(apps[app].pid)]));
+    const baselineRss = rssMb(baseline.pid);
+    const soakSeconds = Number(args.soak);
+    log(`soak: every app under ${options.connections} connections of reads for ${soakSeconds}s`);
+    const reads = endpoints(seeded).filter((e) => e.ours.method === 'GET');
+    const samples = await soak(
+      APPS.map((app) => ({ app, port: apps[app].port, pid: apps[app].pid, request: reads.find((e) => e.app === app)?.ours ?? { method: 'GET', path: '/readyz' } })),
+      soakSeconds,
+      options.connections,
+    );
+    const memory: MemorySample[] = APPS.map((app) => {
+      const points = samples.get(app) ?? [];
+      const values = points.map(([, v]) => v);
+      return {
+        app,
+        afterBenchMb: afterBench[app],
+        soakStartMb: values[0],
+        soakEndMb: values[values.length - 1],
+        soakMaxMb: Math.max(...values),
+        secondHalfSlopeMbPerMin: slopePerMinute(points.filter(([t]) => t >= (soakSeconds * 1000) / 2)),
+      };
+    });
+    console.log(`\n## Memory (resident set) after the benchmark and over a ${soakSeconds}-second soak\n`);
+    console.log(memoryTable(memory));
+    console.log(`\nFor scale: the baseline process (bare Express + plain driver, serving every row) held ${baselineRss.toFixed(1)} MB after the benchmark.`);
+  } finally {
+    for (const service of services.reverse()) await service.stop();
+    await database.stop();
+  }
+
+  if (!args['skip-startup']) {
+    log('start-up: npm start until every /readyz answers 200');
+    const startup = await measureStartup(root, APPS);
+    console.log('\n## Start-up: `npm start` to every /readyz 200\n');
+    console.log(`| | ms |\n|---|---:|\n${APPS.map((app) => `| ${app} ready | ${startup.perApp[app]} |`).join('\n')}\n| all ready | ${startup.totalMs} |`);
+  }
+}
+
+main().catch((err: Error) => {
+  console.error(`bench failed: ${err.stack ?? err.message}`);
+  process.exit(1);
+});

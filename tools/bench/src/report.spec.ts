@@ -1,0 +1,22 @@
+import { markdownTable, ratios, slopePerMinute } from './report';
+
+const figures = (requestsPerSecond: number, cpuMsPerRequest: number, failures = 0) => ({ requestsPerSecond, cpuMsPerRequest, p50Ms: 1, p99Ms: 5, requests: 1000, failures });
+
+describe('bench report', () => {
+  it('ratios are ours over the baseline, judged against the targets', () => {
+    expect(ratios({ name: 'a', ours: figures(800, 0.3), baseline: figures(1000, 0.25) })).toEqual({ throughput: 0.8, cpu: expect.closeTo(1.2, 5), verdict: 'ok' });
+    expect(ratios({ name: 'b', ours: figures(500, 0.6), baseline: figures(1000, 0.2) }).verdict).toBe('MISS: throughput 0.50 < 0.7, CPU 3.00 > 1.5');
+    expect(ratios({ name: 'c', ours: figures(900, 0.2, 3), baseline: figures(1000, 0.2) }).verdict).toBe('MISS: 3 failed requests');
+  });
+
+  it('prints one table row per endpoint', () => {
+    const table = markdownTable([{ name: 'users GET /users', ours: figures(800, 0.3), baseline: figures(1000, 0.25) }]);
+    expect(table.split('\n')).toHaveLength(3);
+    expect(table).toContain('| users GET /users | 800 | 1 | 5 | 0.30 | 1000 | 1 | 5 | 0.25 | 0.80 | 1.20 | ok |');
+  });
+
+  it('the memory slope is MB per minute', () => {
+    expect(slopePerMinute([[0, 100], [30_000, 101], [60_000, 102]])).toBeCloseTo(2);
+    expect(slopePerMinute([[0, 100], [60_000, 100]])).toBe(0);
+  });
+});
