@@ -1,6 +1,7 @@
 import { HttpError } from '@lib/errors';
 import type { Connection } from 'mongoose';
 import { contactModel } from '../contacts/contact.model';
+import { credentialCache } from '../auth/credential-cache';
 import { dealModel } from '../deals/deal.model';
 import { taskModel } from '../tasks/task.model';
 import { domainUserModel, type DomainUserDoc } from './domain-user.model';
@@ -22,6 +23,7 @@ function ownedRecords(connection: Connection) {
 export function userRemoval(connection: Connection) {
   const DomainUser = domainUserModel(connection);
   const records = ownedRecords(connection);
+  const credentials = credentialCache(connection);
 
   async function owned(user: DomainUserDoc): Promise<string[]> {
     const counts = await Promise.all(records.map(async ({ what, count }) => ({ what, n: await count(user) })));
@@ -39,6 +41,7 @@ export function userRemoval(connection: Connection) {
       const before = await owned(user);
       if (before.length) throw refused(user, before);
       await DomainUser.deleteOne({ _id: user._id });
+      credentials.forget(user.email);
       // a record given to the user while it was being deleted: put the user back
       const after = await owned(user);
       if (after.length) {
