@@ -67,26 +67,35 @@ describe('graceful shutdown of a running app', () => {
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'deploy-shutdown-'));
     const { main } = await bundleApp('articles-api', dir);
-    port = await freePort();
     dbName = `shutdown_${randomBytes(4).toString('hex')}`;
     const url = new ConnectionString(process.env.TEST_MONGO_URL!);
     url.pathname = `/${dbName}`;
-    child = spawn(process.execPath, [main], {
-      env: {
-        PATH: process.env.PATH,
-        NODE_PATH: fromRoot('node_modules'),
-        NODE_ENV: 'production',
-        PORT: String(port),
-        LOG_LEVEL: 'info',
-        ARTICLES_MONGO_URL: url.toString(),
-        SHUTDOWN_DELAY_MS: String(READINESS_DELAY_MS),
-        SHUTDOWN_TIMEOUT_MS: String(DRAIN_LIMIT_MS),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stdout!.on('data', (chunk) => (output += chunk));
-    child.stderr!.on('data', (chunk) => (output += chunk));
-    await waitForOutput('"msg":"listening"');
+    // A free port can be taken by another process before the app binds it: try another one.
+    for (let attempt = 1; ; attempt++) {
+      port = await freePort();
+      output = '';
+      child = spawn(process.execPath, [main], {
+        env: {
+          PATH: process.env.PATH,
+          NODE_PATH: fromRoot('node_modules'),
+          NODE_ENV: 'production',
+          PORT: String(port),
+          LOG_LEVEL: 'info',
+          ARTICLES_MONGO_URL: url.toString(),
+          SHUTDOWN_DELAY_MS: String(READINESS_DELAY_MS),
+          SHUTDOWN_TIMEOUT_MS: String(DRAIN_LIMIT_MS),
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      child.stdout!.on('data', (chunk) => (output += chunk));
+      child.stderr!.on('data', (chunk) => (output += chunk));
+      try {
+        await waitForOutput('"msg":"listening"');
+        return;
+      } catch (err) {
+        if (attempt >= 3 || !output.includes('EADDRINUSE')) throw err;
+      }
+    }
   });
 
   async function waitForOutput(text: string): Promise<void> {
