@@ -72,6 +72,7 @@ describe('POST /users', () => {
       const res = await createUser(body);
       expect(res.status).toBe(401);
       expect(res.body.error).toEqual({ code: 'unauthorized', message: expect.stringContaining('master key') });
+      expect(res.headers['www-authenticate']).toBe('Bearer realm="news"');
     }
     expect(await ctx.User.countDocuments()).toBe(0);
   });
