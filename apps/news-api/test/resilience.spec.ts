@@ -109,12 +109,13 @@ describe('news-api when the database stops during load', () => {
       await new Promise((r) => setTimeout(r, 600));
       outage.from = Date.now() - started;
       await db.stop();
-      await new Promise((r) => setTimeout(r, 1_500));
+      // longer than the 3 s server selection, so that requests waiting for the database do give up with 503
+      await new Promise((r) => setTimeout(r, 3_500));
       await db.start();
       outage.to = Date.now() - started;
     })();
     const probe = (async () => {
-      while (Date.now() - started < 5_000) {
+      while (Date.now() - started < 6_000) {
         const res = await sendRaw(server.port, { method: 'get', url: '/readyz', headers: {} });
         readiness.push({ at: Date.now() - started, status: res.status });
         await new Promise((r) => setTimeout(r, 100));
@@ -123,8 +124,8 @@ describe('news-api when the database stops during load', () => {
     const result = await runLoad({
       port: server.port,
       connections: 50,
-      durationMs: 5_000,
-      next: mixedTraffic(bearer, 'f', 5),
+      durationMs: 6_000,
+      next: mixedTraffic(bearer, 'f', 10),
       onResponse: (req, res, ms) => {
         acked.record(req, res.status);
         if (res.status === 503) unavailable.push({ ms, body: res.text, retryAfter: res.headers['retry-after'] });
