@@ -34,6 +34,12 @@ describe('K1: list', () => {
     expect(await storedTracks(ann)).toEqual([{ _id: res.body[0].id, name: 'Default', milestones: ['Open', 'New', 'Prospect', 'Proposal', 'Won', 'Lost'] }]);
   });
 
+  it('answers 406 to an Accept it cannot serve before making the Default track (a refused request writes nothing)', async () => {
+    const res = await ctx.as(ann).get(PATH).set('Accept', 'text/html');
+    expect(res.status).toBe(406);
+    expect(await storedTracks(ann)).toEqual([]);
+  });
+
   it('concurrent first calls make exactly one Default track', async () => {
     const responses = await Promise.all(Array.from({ length: 10 }, () => ctx.as(ann).get(PATH)));
     expect(new Set(responses.map((r) => r.status))).toEqual(new Set([200]));

@@ -50,7 +50,8 @@ export function createApp(config: NewsAppConfig) {
   const parseBody = bodyParsers({ limit: '16kb' });
   const limiter = failedAttemptLimiter(config.authLimit ?? DEFAULT_AUTH_LIMIT);
   const requireMasterKey: RequestHandler = (req, _res, next) =>
-    next(isMasterKey(accessTokenOf(req)) ? undefined : unauthorized('The master key is missing or wrong: send it as access_token'));
+    // the master key travels like an RFC 6750 bearer token (an access_token field or parameter), hence a Bearer challenge
+    next(isMasterKey(accessTokenOf(req)) ? undefined : unauthorized('The master key is missing or wrong: send it as access_token', { 'WWW-Authenticate': 'Bearer realm="news"' }));
   const [signedIn, adminRole] = auth.requireRole('admin');
   const adminOrMasterKey: RequestHandler = (req, res, next) => {
     if (isMasterKey(bearerOf(req)) || isMasterKey(accessTokenOf(req))) return next();

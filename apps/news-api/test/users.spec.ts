@@ -48,6 +48,18 @@ describe('POST /users', () => {
     expect(await ctx.User.countDocuments({ email: 'race@example.com' })).toBe(1);
   });
 
+  it('creates the user under a fresh id when the counter hands out an id already taken, instead of calling the email taken', async () => {
+    // a counter behind the stored ids: a restored backup, or the embedded server's occasional double $inc under load
+    await ctx.User.create({ _id: 1, email: 'first@example.com', password_hash: 'x', role: 'user' });
+    const res = await createUser({ email: 'second@example.com', password: 'password-123', access_token: MASTER_KEY });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ id: 2, email: 'second@example.com' });
+    expect((await ctx.User.find().sort({ _id: 1 }).lean()).map((u) => [u._id, u.email])).toEqual([
+      [1, 'first@example.com'],
+      [2, 'second@example.com'],
+    ]);
+  });
+
   it.each([
     [{ email: 'not-an-email', password: 'password-123' }, 'email', 'email address'],
     [{ email: '', password: 'password-123' }, 'email', 'email address'],
@@ -72,6 +84,7 @@ describe('POST /users', () => {
       const res = await createUser(body);
       expect(res.status).toBe(401);
       expect(res.body.error).toEqual({ code: 'unauthorized', message: expect.stringContaining('master key') });
+      expect(res.headers['www-authenticate']).toBe('Bearer realm="news"');
     }
     expect(await ctx.User.countDocuments()).toBe(0);
   });

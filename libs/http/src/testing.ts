@@ -36,6 +36,7 @@ export function useServiceApp(createApp: (deps: ServiceDeps) => Express, options
 
 export { hostileInputSweep, type HostileInputOptions } from './sweeps/hostile-input';
 export { securitySweep, type SecuritySweepTarget } from './sweeps/security-sweep';
+export { roleSweep, type RoleSweepTarget } from './sweeps/role-sweep';
 export { crossTenantSweep, type TenantFixture, type TenantSweepTarget } from './sweeps/tenant-sweep';
 export type { SweepTarget } from './sweeps/sweep-target';
 export { runLoad, serverErrors, type LoadOptions, type LoadResult } from './resilience/load';

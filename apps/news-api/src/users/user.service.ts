@@ -1,5 +1,5 @@
 import { HttpError, notFound } from '@lib/errors';
-import { nextSequence } from '@lib/mongo';
+import { createWithSequenceId, nextSequence } from '@lib/mongo';
 import { keysetAfter, takePage } from '@lib/paging';
 import type { Connection } from 'mongoose';
 import { hashPassword, verifyNothing, verifyPassword } from '../auth/passwords';
@@ -15,13 +15,16 @@ export function userService(connection: Connection) {
     async create(input: { email: string; password: string; role?: Role }): Promise<UserDoc> {
       if (await User.exists({ email: input.email })) throw emailTaken(input.email);
       const password_hash = await hashPassword(input.password);
-      const id = await nextSequence(connection, 'users');
+      const nextId = () => nextSequence(connection, 'users');
       try {
-        return (await User.create({ _id: id, email: input.email, password_hash, role: input.role ?? 'user' })).toObject();
+        return await createWithSequenceId(User, { _id: await nextId(), email: input.email, password_hash, role: input.role ?? 'user', created_at: new Date() }, nextId);
       } catch (err) {
-        // the unique index decides between two concurrent sign-ups with one email
-        if ((err as { code?: number }).code === 11000) throw emailTaken(input.email);
-        throw err;
+        if ((err as { code?: number }).code !== 11000) throw err;
+        // The unique email index decides between two concurrent sign-ups with one email. The hash
+        // (salted) is this request's own: a holder with it is our insert, retried after a lost reply.
+        const holder = await User.findOne({ email: input.email }).lean<UserDoc>();
+        if (holder?.password_hash === password_hash) return holder;
+        throw emailTaken(input.email);
       }
     },
 

@@ -4,7 +4,7 @@ import { routeTable } from '../build-app';
 import { hostileRequest, OPERATOR_VALUES } from './hostile-arbitraries';
 import { listenLoopback, sendRaw, type RawRequest } from './raw-client';
 import { encode, bodyFields, bodyTypes, fillPath, formEncode, mediaType, pathParams, plausibleObject, queryFields } from './route-shape';
-import { sendAndCheck, type SweepTarget } from './sweep-target';
+import { sendAndCheck, withCredentials, type SweepTarget } from './sweep-target';
 
 export interface HostileInputOptions {
   /** Random requests per route (fast-check runs). */
@@ -12,8 +12,6 @@ export interface HostileInputOptions {
   /** Fixed fast-check seed for a reproducible run (a failure prints the seed to reuse). */
   seed?: number;
 }
-
-const withAuth = (target: SweepTarget, route: AnyRoute, req: RawRequest): RawRequest => ({ ...req, headers: { ...target.credentials(route), ...req.headers } });
 
 /** Every field of the route's query and body carrying each operator value or a dotted/`$` key. */
 function operatorRequests(target: SweepTarget, route: AnyRoute): RawRequest[] {
@@ -66,7 +64,7 @@ export function hostileInputSweep(target: SweepTarget, options: HostileInputOpti
     for (const route of routeTable(target.app)) {
       await fc.assert(
         fc.asyncProperty(hostileRequest(route, target.sample), async (req) => {
-          ({ after: before } = await sendAndCheck(target, server.port, withAuth(target, route, req), before));
+          ({ after: before } = await sendAndCheck(target, server.port, withCredentials(target, route, req), before));
         }),
         { numRuns: runsPerRoute, seed: options.seed },
       );
@@ -80,7 +78,7 @@ export function hostileInputSweep(target: SweepTarget, options: HostileInputOpti
     let checked = 0;
     for (const route of routeTable(target.app)) {
       for (const req of operatorRequests(target, route)) {
-        const { res } = await sendAndCheck(target, server.port, withAuth(target, route, req), before);
+        const { res } = await sendAndCheck(target, server.port, withCredentials(target, route, req), before);
         if (res.status < 400) throw new Error(`${route.method} ${route.path}: operator input was accepted (${res.status}): ${req.url} ${String(req.body).slice(0, 200)}`);
         checked++;
       }

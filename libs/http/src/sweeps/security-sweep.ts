@@ -2,13 +2,15 @@ import type { AnyRoute } from '@lib/validation';
 import { routeTable } from '../build-app';
 import { listenLoopback, sendRaw, type RawRequest } from './raw-client';
 import { encode, bodyTypes, fillPath, mediaType } from './route-shape';
-import { sendAndCheck, type SweepTarget } from './sweep-target';
+import { appendQuery, sendAndCheck, withCredentials, type SweepTarget } from './sweep-target';
 
 export interface SecuritySweepTarget extends SweepTarget {
   /** Routes meant to answer without credentials (health, OpenAPI, public reads). */
   isPublic(route: AnyRoute): boolean;
   /** Wrong credentials to try on every protected route, as request headers. */
   wrongCredentials: Array<Record<string, string>>;
+  /** Wrong credentials sent as query parameters (a wrong or expired `?access_token=`), for APIs that take them there. */
+  wrongCredentialQueries?: Array<Record<string, string>>;
 }
 
 /** Bigger than any app's body limit. */
@@ -48,13 +50,14 @@ export function securitySweep(target: SecuritySweepTarget): void {
       expect({ route: `${route.method} ${route.path}`, documented: Boolean(route.security?.length) }).toEqual({ route: `${route.method} ${route.path}`, documented: !target.isPublic(route) });
     }
     for (const route of protectedRoutes) {
-      for (const headers of [{}, ...target.wrongCredentials]) {
+      const attempts = [{}, ...target.wrongCredentials].map((headers) => ({ headers, query: {} })).concat((target.wrongCredentialQueries ?? []).map((query) => ({ headers: {}, query })));
+      for (const { headers, query } of attempts) {
         const body: Record<string, string> = bodyTypes(route).length ? { 'Content-Type': 'application/json' } : {};
-        const req: RawRequest = { method: route.method, url: urlOf(target, route), headers: { ...headers, ...body, Accept: 'application/json' }, body: bodyTypes(route).length ? '{}' : undefined };
+        const req: RawRequest = { method: route.method, url: appendQuery(urlOf(target, route), query), headers: { ...headers, ...body, Accept: 'application/json' }, body: bodyTypes(route).length ? '{}' : undefined };
         const { res } = await sendAndCheck(target, server.port, req, before);
-        expect({ route: `${route.method} ${route.path}`, headers, status: res.status }).toEqual({ route: `${route.method} ${route.path}`, headers, status: 401 });
-        expect(res.headers['www-authenticate']).toBeDefined();
-        expect(res.headers['content-type']).toMatch(/json/);
+        const label = `${route.method} ${route.path} ${JSON.stringify({ headers, query })}`;
+        const challenge = res.headers['www-authenticate'] !== undefined;
+        expect({ label, status: res.status, challenge, json: /json/.test(String(res.headers['content-type'])) }).toEqual({ label, status: 401, challenge: true, json: true });
       }
     }
   }, 30_000);
@@ -70,7 +73,7 @@ export function securitySweep(target: SecuritySweepTarget): void {
         const filler = 'A'.repeat(OVERSIZE_BYTES);
         const body = type === 'json' ? JSON.stringify({ filler }) : `filler=${filler}`;
         const contentType = type === 'none' ? 'application/octet-stream' : mediaType(type);
-        const req: RawRequest = { method: route.method, url: urlOf(target, route), headers: { ...target.credentials(route), 'Content-Type': contentType }, body };
+        const req = withCredentials(target, route, { method: route.method, url: urlOf(target, route), headers: { 'Content-Type': contentType }, body });
         const { res } = await sendAndCheck(target, server.port, req, before);
         expect({ route: `${route.method} ${route.path}`, type, status: res.status }).toEqual({ route: `${route.method} ${route.path}`, type, status: 413 });
         checked++;
@@ -81,8 +84,9 @@ export function securitySweep(target: SecuritySweepTarget): void {
 
   it('every route answers with the security headers and without X-Powered-By, errors included', async () => {
     for (const route of routeTable(target.app)) {
-      for (const headers of [target.credentials(route), {}]) {
-        const res = await sendRaw(server.port, { method: route.method, url: urlOf(target, route), headers });
+      const unauthenticated: RawRequest = { method: route.method, url: urlOf(target, route), headers: {} };
+      for (const req of [withCredentials(target, route, unauthenticated), unauthenticated]) {
+        const res = await sendRaw(server.port, req);
         for (const [name, pattern] of Object.entries(SECURITY_HEADERS)) {
           expect({ route: `${route.method} ${route.path}`, [name]: res.headers[name] }).toEqual({ route: `${route.method} ${route.path}`, [name]: expect.stringMatching(pattern) });
         }

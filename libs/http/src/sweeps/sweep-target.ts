@@ -1,6 +1,7 @@
 import type { AnyRoute } from '@lib/validation';
 import type { Express } from 'express';
 import { describeRequest, sendRaw, type RawRequest, type RawResponse } from './raw-client';
+import { formEncode } from './route-shape';
 
 /** What the sweeps need from an app's test file. */
 export interface SweepTarget {
@@ -8,6 +9,8 @@ export interface SweepTarget {
   readonly app: Express;
   /** Headers that pass the route's authentication, so hostile input reaches validation. */
   credentials(route: AnyRoute): Record<string, string>;
+  /** Query parameters that also authenticate (a key or token taken as `?access_token=`), when a route needs them. */
+  credentialQuery?(route: AnyRoute): Record<string, string>;
   /** Everything stored, to compare before and after a rejected request (see snapshotDatabase). */
   snapshot(): Promise<string>;
   /** An existing value for a path parameter or field of that name (an id, an email), if any. */
@@ -15,6 +18,20 @@ export interface SweepTarget {
   /** Runs before the sweep's requests: store a few records for the samples to point at. */
   seed?(): Promise<void>;
 }
+
+/** `url` with `params` appended to its query string. */
+export function appendQuery(url: string, params: Record<string, string> = {}): string {
+  const query = formEncode(params);
+  if (!query) return url;
+  return `${url}${url.includes('?') ? '&' : '?'}${query}`;
+}
+
+/** The request with the route's valid credentials: its headers (the request's own win) and query parameters. */
+export const withCredentials = (target: SweepTarget, route: AnyRoute, req: RawRequest): RawRequest => ({
+  ...req,
+  url: appendQuery(req.url, target.credentialQuery?.(route)),
+  headers: { ...target.credentials(route), ...req.headers },
+});
 
 /** Traces, driver and parser internals a client must never see. */
 const INTERNALS = /\n\s+at \S|Mongo(Server|Network)?Error|MongooseError|E11000|CastError|SyntaxError|ZodError|node_modules/;

@@ -10,7 +10,10 @@ export interface TenantFixture {
   values: Record<string, string | number>;
   /** A string stored only in the owner's records: an answer that holds it leaked them. */
   marker: string;
-  /** Credentials of the owner and of the intruder (another tenant), as request headers. */
+  /**
+   * Credentials of the owner (or of whoever may read the owner's records, e.g. an admin when the
+   * records are a user's own) and of the intruder (another tenant or user), as request headers.
+   */
   owner: Record<string, string>;
   intruder: Record<string, string>;
 }

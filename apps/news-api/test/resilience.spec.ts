@@ -1,0 +1,162 @@
+import { createLifecycle, createLogger } from '@lib/http';
+import { listenLoopback, runLoad, sendRaw, serverErrors, type RawRequest } from '@lib/http/testing';
+import { connectMongo, ensureIndexes } from '@lib/mongo';
+import { startFaultyDatabase, type FaultyDatabase } from '@lib/mongo/testing';
+import type { Connection } from 'mongoose';
+import { createApp } from '../src/app';
+import { userModel } from '../src/users/user.model';
+import { JWT_SECRET, MASTER_KEY, setupNewsApp, TEST_PUBLISHERS } from './setup-app';
+import { storeArticles, storeUser } from './sweep-fixture';
+
+const json = { 'Content-Type': 'application/json', Accept: 'application/json' };
+const NEWS_QUERIES = ['/news', '/news?company=BHP', '/news?q=iron%20ore&sort=oldest&limit=2', '/news?source=abc-news,guardian-au&from=2026-11-01&to=2026-11-30', '/news?company=CBA&company=FMG&limit=1'];
+
+/**
+ * Mixed traffic: GET /news with filters and GET /users/me for every connection; one connection in
+ * `writerEvery` also creates users (each costs a 0.2 s password hash, so writers are few).
+ */
+function mixedTraffic(bearer: Record<string, string>, prefix: string, writerEvery: number) {
+  return (worker: number, n: number): RawRequest => {
+    const step = (worker + n) % 3;
+    if (step === 0 && worker % writerEvery === 0) {
+      const email = `${prefix}${worker}x${n}@load.test`; // lower case: the service stores emails lower-cased
+      return { method: 'post', url: '/users', headers: json, body: JSON.stringify({ email, password: 'password-123', access_token: MASTER_KEY }) };
+    }
+    if (step === 1) return { method: 'get', url: '/users/me', headers: { ...json, ...bearer } };
+    return { method: 'get', url: NEWS_QUERIES[(worker + n) % NEWS_QUERIES.length], headers: { ...json, ...bearer } };
+  };
+}
+
+/** Emails of the users whose creation was acknowledged (201). */
+function acknowledgedEmails() {
+  const emails: string[] = [];
+  return {
+    emails,
+    record(req: RawRequest, status: number) {
+      if (req.method === 'post' && status === 201) emails.push(JSON.parse(String(req.body)).email);
+    },
+  };
+}
+
+describe('news-api under load', () => {
+  const ctx = setupNewsApp();
+
+  it('200 concurrent connections of news searches, GET /users/me and user creations: zero 5xx, every acknowledged user stored exactly once', async () => {
+    const reader = await storeUser(ctx.connection, 'reader@example.com');
+    await storeArticles(ctx.connection);
+    const server = await listenLoopback(ctx.app);
+    const acked = acknowledgedEmails();
+    try {
+      const result = await runLoad({
+        port: server.port,
+        connections: 200,
+        durationMs: 1_500,
+        next: mixedTraffic(reader.bearer, 'l', 10),
+        onResponse: (req, res) => acked.record(req, res.status),
+      });
+      expect({ serverErrors: serverErrors(result), failedConnections: result.failedConnections, statuses: Object.keys(result.byStatus) }).toEqual({
+        serverErrors: 0,
+        failedConnections: 0,
+        statuses: ['200', '201'],
+      });
+      expect(result.total).toBeGreaterThanOrEqual(200);
+    } finally {
+      await server.close();
+    }
+    const stored = await ctx.User.find({ email: /@load\.test$/ }, { email: 1 }).lean();
+    expect(stored.map((u) => u.email).sort()).toEqual(acked.emails.sort()); // none missing, none twice
+    expect(acked.emails.length).toBeGreaterThan(0);
+    expect(new Set(stored.map((u) => u._id)).size).toBe(stored.length);
+  }, 30_000);
+});
+
+describe('news-api when the database stops during load', () => {
+  let db: FaultyDatabase;
+  let connection: Connection;
+  let server: Awaited<ReturnType<typeof listenLoopback>>;
+  let bearer: Record<string, string>;
+
+  beforeAll(async () => {
+    db = await startFaultyDatabase();
+    connection = await connectMongo({ url: db.url, dbName: 'news_fault' });
+    const app = createApp({
+      connection,
+      logger: createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent'),
+      lifecycle: createLifecycle(),
+      masterKey: MASTER_KEY,
+      jwt: { secret: JWT_SECRET, expiresInSeconds: 3600 },
+      publishers: TEST_PUBLISHERS,
+    });
+    await ensureIndexes(connection);
+    bearer = (await storeUser(connection, 'reader@example.com')).bearer;
+    await storeArticles(connection);
+    server = await listenLoopback(app);
+  }, 30_000);
+
+  afterAll(async () => {
+    await server?.close();
+    await connection?.close();
+    await db?.close();
+  });
+
+  it('fails fast with 503 and the news error body, readiness follows the database (/readyz 503, then 200), the process stays up and serves again without a restart, no acknowledged write missing', async () => {
+    const acked = acknowledgedEmails();
+    const unavailable: Array<{ ms: number; body: string; retryAfter: unknown }> = [];
+    const readiness: Array<{ at: number; status: number }> = [];
+    const started = Date.now();
+    const outage = { from: 0, to: 0 };
+    const fault = (async () => {
+      await new Promise((r) => setTimeout(r, 600));
+      outage.from = Date.now() - started;
+      await db.stop();
+      // longer than the 3 s server selection, so that requests waiting for the database do give up with 503
+      await new Promise((r) => setTimeout(r, 3_500));
+      await db.start();
+      outage.to = Date.now() - started;
+    })();
+    const probe = (async () => {
+      while (Date.now() - started < 6_000) {
+        const res = await sendRaw(server.port, { method: 'get', url: '/readyz', headers: {} });
+        readiness.push({ at: Date.now() - started, status: res.status });
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
+    const result = await runLoad({
+      port: server.port,
+      connections: 50,
+      durationMs: 6_000,
+      next: mixedTraffic(bearer, 'f', 10),
+      onResponse: (req, res, ms) => {
+        acked.record(req, res.status);
+        if (res.status === 503) unavailable.push({ ms, body: res.text, retryAfter: res.headers['retry-after'] });
+      },
+    });
+    await Promise.all([fault, probe]);
+
+    // only successes and 503s; the process kept serving throughout
+    expect(Object.keys(result.byStatus).sort()).toEqual(['200', '201', '503']);
+    expect(result.failedConnections).toBe(0);
+    expect(unavailable.length).toBeGreaterThan(0);
+    for (const answer of unavailable) {
+      expect(JSON.parse(answer.body)).toEqual({ error: { code: 'database_unavailable', message: 'The database is unavailable; try again shortly', error_id: expect.any(String) } });
+      expect(answer.retryAfter).toBe('5');
+    }
+    // bounded by the 3 s server-selection timeout (plus scheduling slack on a busy machine)
+    expect(Math.max(...unavailable.map((u) => u.ms))).toBeLessThan(4_500);
+    // readiness follows the database
+    const during = readiness.filter((r) => r.at > outage.from + 300 && r.at < outage.to);
+    expect(during.length).toBeGreaterThan(0);
+    expect(during.every((r) => r.status === 503)).toBe(true);
+    expect(readiness[0].status).toBe(200);
+    expect(readiness[readiness.length - 1].status).toBe(200);
+
+    // serves again without a restart: a read and a write
+    expect((await sendRaw(server.port, { method: 'get', url: '/news?company=BHP', headers: { ...json, ...bearer } })).status).toBe(200);
+    const after = mixedTraffic(bearer, 'after', 1)(0, 0);
+    acked.record(after, (await sendRaw(server.port, after)).status);
+    expect(acked.emails).toContain('after0x0@load.test');
+    // no acknowledged write is missing (a write cut off mid-way may be stored without an acknowledgement)
+    const stored = new Set((await userModel(connection).find({}, { email: 1 }).lean()).map((u) => u.email));
+    expect(acked.emails.filter((email) => !stored.has(email))).toEqual([]);
+  }, 30_000);
+});
