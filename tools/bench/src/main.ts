@@ -21,6 +21,8 @@ const { values: args } = parseArgs({
     seed: { type: 'string', default: '200' },
     soak: { type: 'string', default: '60' },
     'skip-startup': { type: 'boolean', default: false },
+    /** Only the rows whose name contains this text (comparisons while tuning). */
+    only: { type: 'string' },
   },
 });
 const log = (line: string) => console.error(`bench | ${line}`);
@@ -44,7 +46,7 @@ async function main(): Promise<void> {
     services.push(baseline);
 
     const rows: Row[] = [];
-    for (const endpoint of endpoints(seeded)) {
+    for (const endpoint of endpoints(seeded).filter((e) => !args.only || e.name.includes(args.only as string))) {
       const app = apps[endpoint.app];
       const ours = await measure(app.port, app.pid, endpoint.ours, options);
       const base = await measure(baseline.port, baseline.pid, endpoint.baseline, options);
