@@ -1,4 +1,4 @@
-import { buildServiceApp, type ServiceDeps } from '@lib/http';
+import { buildServiceApp, negotiate, type ServiceDeps } from '@lib/http';
 import { databaseReady } from '@lib/mongo';
 import type { AnyRoute } from '@lib/validation';
 import type { RequestHandler } from 'express';
@@ -35,9 +35,18 @@ export interface CrmAppConfig extends ServiceDeps {
 
 export const VERSION = '0.1.0';
 
+/**
+ * 406 before the handler runs, not when it answers: a write (or the Default track made on first
+ * use) must not happen for a request whose answer the caller refuses.
+ */
+const acceptable: RequestHandler = (req, _res, next) => {
+  negotiate(req);
+  next();
+};
+
 /** Every /dev/api route needs HTTP Basic credentials; the OpenAPI document says so per route. */
 const protect = (auth: RequestHandler, routes: AnyRoute[]): AnyRoute[] =>
-  routes.map((route) => ({ ...route, before: [auth, ...(route.before ?? [])], security: ['basic'] }));
+  routes.map((route) => ({ ...route, before: [auth, acceptable, ...(route.before ?? [])], security: ['basic'] }));
 
 /** Builds the CRM service without listening. */
 export function createApp({ connection, logger, lifecycle, contactLimit, cursorSecret, defaultMilestones = DEFAULT_MILESTONES }: CrmAppConfig) {

@@ -1,7 +1,9 @@
 import { logCommands, type CommandLog, type LoggedCommand } from '@lib/mongo/testing';
+import { dealHelpers } from './deal-helpers';
 import { person, setupCrmApp, type TestUser } from './setup-app';
 
 const ctx = setupCrmApp({ monitorCommands: true });
+const deals = dealHelpers(ctx);
 
 let log: CommandLog;
 beforeAll(() => {
@@ -80,5 +82,30 @@ describe('database round trips per request (driver command monitoring)', () => {
     } while (cursor && pages < 10);
     expect(pages).toBe(4);
     expect([...new Set(seen)]).toEqual(['P0', 'P1', 'P2', 'P3', 'P4', 'P5', 'P6']);
+  });
+
+  it('every deal page (D1) is a keyset query with limit page_size+1 and no skip, at any depth', async () => {
+    const ann = await ctx.user('acme', 'ann@acme.test');
+    const track = await deals.defaultTrack(ann);
+    const created: number[] = [];
+    for (let i = 0; i < 5; i++) created.push((await deals.createDeal(ann, track, { name: `Deal ${i}` })).id);
+    let cursor: string | undefined;
+    const seen: number[] = [];
+    let pages = 0;
+    do {
+      log.reset();
+      const res = await ctx.as(ann).get(`/dev/api/opportunity?page_size=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`).set('Accept', 'application/json');
+      expect(res.status).toBe(200);
+      const finds = log.commands.filter((c) => c.name === 'find' && c.collection === 'deals');
+      expect(finds).toHaveLength(1);
+      expect(finds[0].command.limit).toBe(3);
+      expect(log.commands.some((c) => 'skip' in c.command)).toBe(false);
+      if (pages > 0) expect(JSON.stringify(finds[0].command.filter)).toMatch(/"\$or":\[\{"created_time":\{"\$gt"/);
+      seen.push(...res.body.map((d: { id: number }) => d.id));
+      cursor = res.body[res.body.length - 1]?.cursor;
+      pages++;
+    } while (cursor && pages < 10);
+    expect(pages).toBe(3);
+    expect(seen).toEqual(created);
   });
 });

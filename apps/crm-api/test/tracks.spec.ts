@@ -23,6 +23,17 @@ beforeEach(async () => {
 const storedTracks = async (user: TestUser) =>
   (await h.Track().find({ account: user.account }).sort({ _id: 1 }).lean()).map(({ _id, name, milestones }) => ({ _id, name, milestones }));
 
+describe('an Accept nobody answers (406) writes nothing', () => {
+  it('K1 does not make the Default track, C3 does not store the contact', async () => {
+    const listed = await ctx.as(ann).get(PATH).set('Accept', 'application/json;q=0');
+    expectError(listed, 406, 'not_acceptable');
+    expect(await storedTracks(ann)).toEqual([]);
+    const created = await ctx.as(ann).post('/dev/api/contacts').set('Accept', 'text/plain').send({ properties: [{ type: 'SYSTEM', name: 'first_name', value: 'Ann' }] });
+    expectError(created, 406, 'not_acceptable');
+    expect(await ctx.Contact.countDocuments({ account: ann.account })).toBe(0);
+  });
+});
+
 describe('K1: list', () => {
   it('every account has the Default track with the default milestones', async () => {
     const res = await ctx.as(ann).get(PATH);

@@ -15,6 +15,8 @@ export type TestOptions = Partial<Pick<NewsAppConfig, 'authLimit' | 'jwt'>> & {
   /** The publishers, given the local fixture server that serves their feeds. */
   publishers?: (feeds: FeedServer) => Publisher[];
   fetchLimits?: FetchLimits;
+  /** Record the driver's commands (for logCommands from @lib/mongo/testing). */
+  monitorCommands?: boolean;
 };
 
 /** Publishers used when a test file names none (their feeds are never fetched). */
@@ -44,6 +46,7 @@ export function setupNewsApp(options: TestOptions = {}) {
       publishers: feeds && options.publishers ? options.publishers(feeds) : TEST_PUBLISHERS,
       fetchLimits: options.fetchLimits ?? { timeoutMs: 2_000, maxBytes: 256 * 1024 },
     }),
+    { monitorCommands: options.monitorCommands },
   );
   const ctx = {
     get feeds() {

@@ -15,6 +15,8 @@ async function main(): Promise<void> {
   if (account === undefined) throw new Error('the crm account is missing: seed first');
   const contacts = crm.collection<{ _id: number; account: number; owner: number; emails: string[]; created_time: number; type: string }>('contacts');
   const users = crm.collection<{ _id: number; account: number }>('domain_users');
+  const deals = crm.collection<{ _id: number; account: number; pipeline_id: number; owner_id: number; contact_ids: number[] }>('deals');
+  const tracksOf = crm.collection<{ _id: number; account: number; name: string }>('tracks');
   const ownerOf = (doc: { owner: number } | null) => (doc ? users.find({ account, _id: { $in: [doc.owner] } }).toArray() : []);
 
   // made once here: concurrent upserts of a missing counter can collide on its _id
@@ -40,6 +42,28 @@ async function main(): Promise<void> {
   app.get('/crm/search/email/:email', async (req, res) => {
     const doc = await contacts.findOne({ account, emails: req.params.email }, { sort: { type: -1, _id: 1 } });
     res.json({ doc, owner: await ownerOf(doc) });
+  });
+  // D9: the track, its deals, then (as our presenter) their contacts, owners and track names, then the contacts' owners
+  app.get('/crm/deals/by-milestone/:track', async (req, res) => {
+    const track = await tracksOf.findOne({ _id: Number(req.params.track), account });
+    const docs = await deals.find({ account, pipeline_id: track?._id }).sort({ created_time: 1, _id: 1 }).toArray();
+    const [related, owners, tracks] = await Promise.all([
+      contacts.find({ account, _id: { $in: [...new Set(docs.flatMap((d) => d.contact_ids))] } }).toArray(),
+      users.find({ account, _id: { $in: [...new Set(docs.map((d) => d.owner_id))] } }).toArray(),
+      tracksOf.find({ account, _id: { $in: [...new Set(docs.map((d) => d.pipeline_id))] } }, { projection: { name: 1 } }).toArray(),
+    ]);
+    const contactOwners = await users.find({ account, _id: { $in: [...new Set(related.map((c) => c.owner))] } }).toArray();
+    res.json({ track, deals: docs, contacts: related, owners, tracks, contactOwners });
+  });
+  // GET /news?company=: the token's user (our JWT check reads it on every request), the total and a keyset page of 21
+  const news = client.db('news');
+  const newsUser = (await news.collection<{ _id: number }>('users').findOne({}))?._id;
+  app.get('/news', async (req, res) => {
+    const user = await news.collection<{ _id: number }>('users').findOne({ _id: newsUser });
+    const filter = { companies: { $in: String(req.query.company).split(',') } };
+    const articles = news.collection('articles');
+    const [total, data] = await Promise.all([articles.countDocuments(filter), articles.find(filter).sort({ published_at: -1, _id: -1 }).limit(21).toArray()]);
+    res.json({ user: user?._id, total, data });
   });
   app.get('/articles', async (_req, res) => {
     const articles = client.db('articles').collection('articles');

@@ -2,11 +2,8 @@
  * The benchmark's table: one row per hot endpoint, each with the request to our service and the
  * request to the baseline (a bare Express handler doing the same database work with the plain
  * driver). Adding an endpoint is adding a row here (and its handler in baseline.ts).
- *
- * Not yet rows: crm-api deals by milestone and news-api `GET /news` with a filter; both services
- * are being built on other branches. Add them here when they land (see docs/BENCHMARKS.md).
  */
-export type AppName = 'crm-api' | 'articles-api' | 'users-api';
+export type AppName = 'crm-api' | 'articles-api' | 'news-api' | 'users-api';
 
 export interface BenchRequest {
   method: 'GET' | 'POST';
@@ -28,6 +25,10 @@ export interface Seeded {
   crmAuth: string;
   contactId: number;
   contactEmail: string;
+  /** A track holding the seeded deals (D9 by its id). */
+  trackId: number;
+  /** `Bearer <JWT>` of a news-api user. */
+  newsAuth: string;
 }
 
 const JSON_ACCEPT = { Accept: 'application/json' };
@@ -73,10 +74,22 @@ export function endpoints(seed: Seeded): Endpoint[] {
       baseline: { method: 'GET', path: `/crm/search/email/${encodeURIComponent(seed.contactEmail)}` },
     },
     {
+      name: 'crm GET deals by milestone',
+      app: 'crm-api',
+      ours: { method: 'GET', path: `/dev/api/opportunity/byPipeline/based?pipeline_id=${seed.trackId}`, headers: { ...crm, ...JSON_ACCEPT } },
+      baseline: { method: 'GET', path: `/crm/deals/by-milestone/${seed.trackId}` },
+    },
+    {
       name: 'articles GET /articles',
       app: 'articles-api',
       ours: { method: 'GET', path: '/articles' },
       baseline: { method: 'GET', path: '/articles' },
+    },
+    {
+      name: 'news GET /news?company=BHP',
+      app: 'news-api',
+      ours: { method: 'GET', path: '/news?company=BHP', headers: { Authorization: seed.newsAuth } },
+      baseline: { method: 'GET', path: '/news?company=BHP' },
     },
     {
       name: 'users GET /users',

@@ -11,7 +11,7 @@ import { measureStartup } from './startup';
 
 // The bundle lives in dist/tools/bench/, three levels below the workspace root.
 const root = path.resolve(__dirname, '..', '..', '..');
-const APPS: AppName[] = ['crm-api', 'articles-api', 'users-api'];
+const APPS: AppName[] = ['crm-api', 'articles-api', 'news-api', 'users-api'];
 
 const { values: args } = parseArgs({
   options: {
@@ -21,6 +21,8 @@ const { values: args } = parseArgs({
     seed: { type: 'string', default: '200' },
     soak: { type: 'string', default: '60' },
     'skip-startup': { type: 'boolean', default: false },
+    /** Only the rows whose name contains this text (comparisons while tuning). */
+    only: { type: 'string' },
   },
 });
 const log = (line: string) => console.error(`bench | ${line}`);
@@ -31,19 +33,20 @@ async function main(): Promise<void> {
   const database = await startEmbeddedMongo();
   const services: Service[] = [];
   try {
-    const env = { MONGO_URL: database.uri, NODE_ENV: 'development' };
+    // news-api: no feed sync (no network here; articles are seeded in the database)
+    const env = { MONGO_URL: database.uri, NODE_ENV: 'development', NEWS_SYNC_INTERVAL: '0' };
     const apps = {} as Record<AppName, Service>;
     for (const app of APPS) {
       apps[app] = await startNode(app, path.join(root, 'dist', 'apps', app, 'main.js'), env);
       services.push(apps[app]);
     }
     log(`seeding ${args.seed} records per service through the APIs`);
-    const seeded = await seed({ crm: apps['crm-api'].port, articles: apps['articles-api'].port, users: apps['users-api'].port }, Number(args.seed));
+    const seeded = await seed({ crm: apps['crm-api'].port, articles: apps['articles-api'].port, news: apps['news-api'].port, users: apps['users-api'].port }, Number(args.seed), database.uri);
     const baseline = await startNode('baseline', path.join(root, 'dist', 'tools', 'bench', 'baseline.js'), env);
     services.push(baseline);
 
     const rows: Row[] = [];
-    for (const endpoint of endpoints(seeded)) {
+    for (const endpoint of endpoints(seeded).filter((e) => !args.only || e.name.includes(args.only as string))) {
       const app = apps[endpoint.app];
       const ours = await measure(app.port, app.pid, endpoint.ours, options);
       const base = await measure(baseline.port, baseline.pid, endpoint.baseline, options);

@@ -1,8 +1,14 @@
+import { MongoClient } from 'mongodb';
 import type { Seeded } from './endpoints';
 
 /** The account owner `npm start` and the apps create by default (CRM_ADMIN_EMAIL / CRM_ADMIN_API_KEY). */
 const CRM_USER = 'admin@example.com';
 const CRM_KEY = 'dev-api-key';
+/** news-api's development MASTER_KEY (the bench runs the apps with their development defaults). */
+const NEWS_MASTER_KEY = 'news-api-development-master-key';
+/** Deals in the benchmarked track: D9 answers all of them at once (it is not paged). */
+const DEALS = 40;
+const MILESTONES = ['Lead', 'Demo', 'Proposal', 'Won', 'Lost'];
 
 async function post(url: string, headers: Record<string, string>, body?: string): Promise<Response> {
   const res = await fetch(url, { method: 'POST', headers, body });
@@ -18,11 +24,71 @@ async function times(count: number, parallel: number, task: (i: number) => Promi
   }));
 }
 
-/** Stores `count` records in each service through its own API, as a client would. */
-export async function seed(ports: { crm: number; articles: number; users: number }, count: number): Promise<Seeded> {
+/** A board of DEALS deals in one new track, spread over its milestones, each related to a seeded contact. */
+async function seedDeals(crm: string, headers: Record<string, string>, ownerId: number, contactIds: number[]): Promise<number> {
+  const track = (await (await post(`${crm}/dev/api/milestone/pipelines`, headers, JSON.stringify({ name: 'Bench', milestone: MILESTONES.join(',') }))).json()) as { id: number };
+  await times(DEALS, 4, (i) =>
+    post(
+      `${crm}/dev/api/opportunity`,
+      headers,
+      JSON.stringify({
+        name: `Deal ${i}`,
+        expected_value: 1000 * (i + 1),
+        pipeline_id: track.id,
+        milestone: MILESTONES[i % MILESTONES.length],
+        close_date: 1_800_000_000,
+        owner_id: ownerId,
+        contact_ids: [contactIds[i % contactIds.length]],
+      }),
+    ),
+  );
+  return track.id;
+}
+
+/**
+ * A news-api user and its token (through the API, as a client would), and `count` articles written
+ * straight into the database: feeds cannot be fetched here. Half of them mention BHP.
+ */
+async function seedNews(news: string, mongoUrl: string, count: number): Promise<string> {
+  const form = { 'Content-Type': 'application/x-www-form-urlencoded' };
+  const credentials = { email: 'bench@example.com', password: 'bench-password-1' };
+  await post(`${news}/users`, form, new URLSearchParams({ ...credentials, access_token: NEWS_MASTER_KEY }).toString());
+  const basic = `Basic ${Buffer.from(`${credentials.email}:${credentials.password}`).toString('base64')}`;
+  const { token } = (await (await post(`${news}/auth`, { ...form, Authorization: basic }, `access_token=${NEWS_MASTER_KEY}`)).json()) as { token: string };
+
+  const client = await new MongoClient(mongoUrl).connect();
+  try {
+    const db = client.db('news');
+    const now = Date.now();
+    const companies = (i: number) => [['BHP'], ['BHP', 'RIO'], ['CBA'], ['WES']][i % 4];
+    await db.collection<{ _id: number }>('articles').insertMany(
+      Array.from({ length: count }, (_, i) => ({
+        _id: i + 1,
+        url: `https://www.abc.net.au/news/bench/${i + 1}`,
+        title: `Bench article ${i + 1} about ${companies(i).join(' and ')}`,
+        summary: `Summary of bench article ${i + 1}. `.repeat(5),
+        source: 'abc-news',
+        source_name: 'ABC News',
+        published_at: new Date(now - i * 60_000),
+        companies: companies(i),
+        fetched_at: new Date(now),
+      })),
+    );
+    // the next article a sync stores takes the id after the seeded ones
+    await db.collection<{ _id: string; seq: number }>('counters').updateOne({ _id: 'articles' }, { $set: { seq: count } }, { upsert: true });
+  } finally {
+    await client.close();
+  }
+  return `Bearer ${token}`;
+}
+
+/** Stores `count` records in each service through its own API, as a client would (news articles excepted), and a board of deals. */
+export async function seed(ports: { crm: number; articles: number; news: number; users: number }, count: number, mongoUrl: string): Promise<Seeded> {
   const crmAuth = `Basic ${Buffer.from(`${CRM_USER}:${CRM_KEY}`).toString('base64')}`;
   const crmHeaders = { Authorization: crmAuth, 'Content-Type': 'application/json', Accept: 'application/json' };
   let contactId = 0;
+  let ownerId = 0;
+  const contactIds: number[] = [];
   await times(count, 8, async (i) => {
     const person = {
       tags: ['Seed'],
@@ -33,11 +99,16 @@ export async function seed(ports: { crm: number; articles: number; users: number
       ],
     };
     const res = await post(`http://127.0.0.1:${ports.crm}/dev/api/contacts`, crmHeaders, JSON.stringify(person));
-    if (i === Math.floor(count / 2)) contactId = ((await res.json()) as { id: number }).id;
+    const created = (await res.json()) as { id: number; domainUser: { id: number } };
+    contactIds.push(created.id);
+    ownerId = created.domainUser.id;
+    if (i === Math.floor(count / 2)) contactId = created.id;
   });
+  const trackId = await seedDeals(`http://127.0.0.1:${ports.crm}`, crmHeaders, ownerId, contactIds);
   await times(count, 8, (i) =>
     post(`http://127.0.0.1:${ports.articles}/articles`, { 'Content-Type': 'application/json' }, JSON.stringify({ title: `Article ${i}`, content: `Body of article ${i}. `.repeat(20) })),
   );
   await times(count, 8, (i) => post(`http://127.0.0.1:${ports.users}/users?name=User${i}&age=${20 + (i % 50)}.5&city=Sydney`, {}));
-  return { crmAuth, contactId, contactEmail: `seed${Math.floor(count / 2)}@bench.test` };
+  const newsAuth = await seedNews(`http://127.0.0.1:${ports.news}`, mongoUrl, count);
+  return { crmAuth, contactId, contactEmail: `seed${Math.floor(count / 2)}@bench.test`, trackId, newsAuth };
 }

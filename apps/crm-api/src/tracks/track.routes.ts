@@ -1,5 +1,4 @@
 import { validationFailed } from '@lib/errors';
-import { negotiate } from '@lib/http';
 import { defineRoute, z, type AnyRoute } from '@lib/validation';
 import type { Request, Response } from 'express';
 import { currentUser } from '../auth/basic-auth';
@@ -37,10 +36,7 @@ export function trackRoutes(tracks: TrackService): AnyRoute[] {
       summary: 'K1: tracks of the account, the Default track first',
       tags: TAGS,
       responses: { 200: { description: 'Every track (never empty: the Default track always exists)', schema: z.array(trackOutput) }, 401: commonErrors[401] },
-      handler: async (_input, req, res) => {
-        negotiate(req); // a 406 before listing: the list creates the Default track, and a refused request writes nothing
-        reply(req, res, (await tracks.list(account(req))).map(trackView), { root: 'tracks', item: 'track' });
-      },
+      handler: async (_input, req, res) => reply(req, res, (await tracks.list(account(req))).map(trackView), { root: 'tracks', item: 'track' }),
     }),
     defineRoute({
       method: 'post',

@@ -4,7 +4,7 @@ import { Passport } from 'passport';
 import { ExtractJwt, Strategy as JwtStrategy } from 'passport-jwt';
 import type { Role, UserDoc } from '../users/user.model';
 import type { UserService } from '../users/user.service';
-import { JWT_ALGORITHM, JWT_ISSUER, type TokenSettings } from './tokens';
+import { JWT_ALGORITHM, JWT_ISSUER, signingKey, type TokenSettings } from './tokens';
 
 const challenge = (error?: string) => ({ 'WWW-Authenticate': error ? `Bearer realm="news", error="${error}"` : 'Bearer realm="news"' });
 
@@ -40,7 +40,8 @@ export function jwtAuth(users: UserService, settings: TokenSettings): JwtAuth {
           ExtractJwt.fromUrlQueryParameter('access_token'),
           ExtractJwt.fromBodyField('access_token'),
         ]),
-        secretOrKey: settings.secret,
+        // passport-jwt hands the key to jsonwebtoken as it is; its types predate KeyObject keys
+        secretOrKey: signingKey(settings) as unknown as Buffer,
         algorithms: [JWT_ALGORITHM],
         issuer: JWT_ISSUER,
       },
