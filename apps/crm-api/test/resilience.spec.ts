@@ -1,5 +1,5 @@
 import { createLifecycle, createLogger } from '@lib/http';
-import { listenLoopback, runLoad, sendRaw, serverErrors, type RawRequest } from '@lib/http/testing';
+import { listenLoopback, loadThroughOutage, runLoad, sendRaw, serverErrors, type RawRequest } from '@lib/http/testing';
 import { connectMongo, ensureIndexes } from '@lib/mongo';
 import { startFaultyDatabase, type FaultyDatabase } from '@lib/mongo/testing';
 import type { Connection } from 'mongoose';
@@ -105,36 +105,16 @@ describe('crm-api when the database stops during load', () => {
 
   it('fails fast with 503 and a clear body, readiness follows the database (/readyz 503, then 200), the process stays up and serves again without a restart, no acknowledged write missing', async () => {
     const acked = acknowledgements();
-    const unavailable: Array<{ ms: number; body: string; retryAfter: unknown }> = [];
-    const readiness: Array<{ at: number; status: number }> = [];
-    const started = Date.now();
-    const outage = { from: 0, to: 0 };
-    const fault = (async () => {
-      await new Promise((r) => setTimeout(r, 600));
-      outage.from = Date.now() - started;
-      await db.stop();
-      await new Promise((r) => setTimeout(r, 1_500));
-      await db.start();
-      outage.to = Date.now() - started;
-    })();
-    const probe = (async () => {
-      while (Date.now() - started < 5_000) {
-        const res = await sendRaw(server.port, { method: 'get', url: '/readyz', headers: {} });
-        readiness.push({ at: Date.now() - started, status: res.status });
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    })();
-    const result = await runLoad({
+    const { result, unavailable, readiness, outage } = await loadThroughOutage(db, {
       port: server.port,
       connections: 50,
       durationMs: 5_000,
+      downMs: 1_500,
       next: mixedTraffic(auth, sharedId, 'F'),
-      onResponse: (req, res, ms) => {
+      onResponse: (req, res) => {
         acked.record(req, res.status);
-        if (res.status === 503) unavailable.push({ ms, body: res.text, retryAfter: res.headers['retry-after'] });
       },
     });
-    await Promise.all([fault, probe]);
 
     expect(Object.keys(result.byStatus).sort()).toEqual(['200', '503']);
     expect(result.failedConnections).toBe(0);

@@ -1,5 +1,5 @@
 import { createLifecycle, createLogger } from '@lib/http';
-import { listenLoopback, runLoad, sendRaw, serverErrors, type RawRequest } from '@lib/http/testing';
+import { listenLoopback, loadThroughOutage, runLoad, sendRaw, serverErrors, type RawRequest } from '@lib/http/testing';
 import { connectMongo, ensureIndexes } from '@lib/mongo';
 import { startFaultyDatabase, type FaultyDatabase } from '@lib/mongo/testing';
 import type { Connection } from 'mongoose';
@@ -101,37 +101,17 @@ describe('news-api when the database stops during load', () => {
 
   it('fails fast with 503 and the news error body, readiness follows the database (/readyz 503, then 200), the process stays up and serves again without a restart, no acknowledged write missing', async () => {
     const acked = acknowledgedEmails();
-    const unavailable: Array<{ ms: number; body: string; retryAfter: unknown }> = [];
-    const readiness: Array<{ at: number; status: number }> = [];
-    const started = Date.now();
-    const outage = { from: 0, to: 0 };
-    const fault = (async () => {
-      await new Promise((r) => setTimeout(r, 600));
-      outage.from = Date.now() - started;
-      await db.stop();
-      // longer than the 3 s server selection, so that requests waiting for the database do give up with 503
-      await new Promise((r) => setTimeout(r, 3_500));
-      await db.start();
-      outage.to = Date.now() - started;
-    })();
-    const probe = (async () => {
-      while (Date.now() - started < 6_000) {
-        const res = await sendRaw(server.port, { method: 'get', url: '/readyz', headers: {} });
-        readiness.push({ at: Date.now() - started, status: res.status });
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    })();
-    const result = await runLoad({
+    const { result, unavailable, readiness, outage } = await loadThroughOutage(db, {
       port: server.port,
       connections: 50,
       durationMs: 6_000,
+      // longer than the 3 s server selection, so that requests waiting for the database do give up with 503
+      downMs: 3_500,
       next: mixedTraffic(bearer, 'f', 10),
-      onResponse: (req, res, ms) => {
+      onResponse: (req, res) => {
         acked.record(req, res.status);
-        if (res.status === 503) unavailable.push({ ms, body: res.text, retryAfter: res.headers['retry-after'] });
       },
     });
-    await Promise.all([fault, probe]);
 
     // only successes and 503s; the process kept serving throughout
     expect(Object.keys(result.byStatus).sort()).toEqual(['200', '201', '503']);

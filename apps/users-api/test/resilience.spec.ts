@@ -1,5 +1,5 @@
 import { createLifecycle, createLogger } from '@lib/http';
-import { listenLoopback, runLoad, sendRaw, serverErrors, type RawRequest } from '@lib/http/testing';
+import { listenLoopback, loadThroughOutage, runLoad, sendRaw, serverErrors, type RawRequest } from '@lib/http/testing';
 import { connectMongo, ensureIndexes } from '@lib/mongo';
 import { startFaultyDatabase, type FaultyDatabase } from '@lib/mongo/testing';
 import type { Connection } from 'mongoose';
@@ -60,38 +60,16 @@ describe('users-api when the database stops during load', () => {
 
   it('fails fast with 503 and a clear body, readiness follows the database (/readyz 503, then 200), the process stays up and serves again without a restart, no acknowledged write missing', async () => {
     const acked: string[] = [];
-    const unavailable: Array<{ ms: number; body: string; retryAfter: unknown }> = [];
-    const readiness: Array<{ at: number; status: number }> = [];
-    const started = Date.now();
-    let outage = { from: 0, to: 0 };
-
-    const fault = (async () => {
-      await new Promise((r) => setTimeout(r, 600));
-      outage.from = Date.now() - started;
-      await db.stop();
-      await new Promise((r) => setTimeout(r, 1_500));
-      await db.start();
-      outage.to = Date.now() - started;
-    })();
-    const probe = (async () => {
-      while (Date.now() - started < 5_500) {
-        const res = await sendRaw(server.port, { method: 'get', url: '/readyz', headers: {} });
-        readiness.push({ at: Date.now() - started, status: res.status });
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    })();
-    const result = await runLoad({
+    const { result, unavailable, readiness, outage } = await loadThroughOutage(db, {
       port: server.port,
       connections: 50,
       durationMs: 5_500,
+      downMs: 1_500,
       next: (worker, n) => (n % 2 === 0 ? write(`F${worker}x${n}`) : read),
-      onResponse: (req, res, ms) => {
+      onResponse: (req, res) => {
         if (req.method === 'post' && res.status === 200) acked.push(nameOf(req)!);
-        if (res.status === 503) unavailable.push({ ms, body: res.text, retryAfter: res.headers['retry-after'] });
       },
     });
-    await Promise.all([fault, probe]);
-    outage = { ...outage };
 
     // only successes and 503s; the app process kept serving throughout
     expect(Object.keys(result.byStatus).sort()).toEqual(['200', '503']);

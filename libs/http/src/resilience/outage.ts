@@ -1,0 +1,54 @@
+import { sendRaw } from '../sweeps/raw-client';
+import { runLoad, type LoadOptions, type LoadResult } from './load';
+
+/** A database that can be taken down and brought back (libs/mongo's faulty database in tests). */
+export interface StoppableDatabase {
+  stop(): Promise<void>;
+  start(): Promise<void>;
+}
+
+export interface OutageRun {
+  result: LoadResult;
+  /** Every 503 answered under the load: how long it took, its body and its Retry-After. */
+  unavailable: Array<{ ms: number; body: string; retryAfter: unknown }>;
+  /** `/readyz` polled every 100 ms through the run (`at`: ms since the start). */
+  readiness: Array<{ at: number; status: number }>;
+  /** When the database was down, in ms since the start. */
+  outage: { from: number; to: number };
+}
+
+/**
+ * Runs the load while the database goes down 600 ms in and comes back `downMs` later, polling
+ * `/readyz` throughout: what the database-fault tests of every app assert on.
+ */
+export async function loadThroughOutage(db: StoppableDatabase, options: LoadOptions & { downMs: number }): Promise<OutageRun> {
+  const unavailable: OutageRun['unavailable'] = [];
+  const readiness: OutageRun['readiness'] = [];
+  const outage = { from: 0, to: 0 };
+  const started = Date.now();
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  const fault = (async () => {
+    await sleep(600);
+    outage.from = Date.now() - started;
+    await db.stop();
+    await sleep(options.downMs);
+    await db.start();
+    outage.to = Date.now() - started;
+  })();
+  const probe = (async () => {
+    while (Date.now() - started < options.durationMs) {
+      const res = await sendRaw(options.port, { method: 'get', url: '/readyz', headers: {} });
+      readiness.push({ at: Date.now() - started, status: res.status });
+      await sleep(100);
+    }
+  })();
+  const result = await runLoad({
+    ...options,
+    onResponse: (req, res, ms) => {
+      if (res.status === 503) unavailable.push({ ms, body: res.text, retryAfter: res.headers['retry-after'] });
+      options.onResponse?.(req, res, ms);
+    },
+  });
+  await Promise.all([fault, probe]);
+  return { result, unavailable, readiness, outage };
+}
