@@ -1,3 +1,4 @@
+import { storedDocuments } from '@lib/mongo/testing';
 import type { Connection } from 'mongoose';
 import type { Response } from 'supertest';
 
@@ -24,15 +25,7 @@ export function expectRefused(res: { status: number; body: unknown }, status: nu
 }
 
 /**
- * Everything stored in the collections of the app's models (so not the id counters: a refused
- * create may use up an id), but users' `logged_in_time`, which signing in refreshes: compared
- * before and after a refused request to prove it wrote nothing.
+ * Everything stored (but the id counters, and users' `logged_in_time`, which signing in refreshes):
+ * compared before and after a refused request to prove it wrote nothing.
  */
-export async function storedState(connection: Connection): Promise<Record<string, unknown[]>> {
-  const names = [...new Set(Object.values(connection.models).map((model) => model.collection.collectionName))].filter((name) => name !== 'counters').sort();
-  const read = async (name: string) => {
-    const docs = await connection.collection(name).find().sort({ _id: 1 }).toArray();
-    return docs.map(({ logged_in_time: _signedIn, ...rest }) => rest);
-  };
-  return Object.fromEntries(await Promise.all(names.map(async (name) => [name, await read(name)] as const)));
-}
+export const storedState = (connection: Connection) => storedDocuments(connection, { ignoreFields: ['logged_in_time'] });

@@ -1,12 +1,24 @@
 import type { Connection } from 'mongoose';
 
-/**
- * Everything stored in the collections of the connection's models, as one comparable string
- * (documents in `_id` order). Collections in `ignore` are left out: the id counters, for example,
- * may advance on a rejected create without storing anything.
- */
+export interface StoredDocumentsOptions {
+  /** Collections left out: the id counters, for example, may advance on a rejected create without storing anything. */
+  ignoreCollections?: string[];
+  /** Fields left out of every document (e.g. a sign-in time that authentication refreshes). */
+  ignoreFields?: string[];
+}
+
+/** Everything stored in the collections of the connection's models, collection by collection, documents in `_id` order. */
+export async function storedDocuments(connection: Connection, options: StoredDocumentsOptions = {}): Promise<Record<string, unknown[]>> {
+  const { ignoreCollections = ['counters'], ignoreFields = [] } = options;
+  const names = [...new Set(Object.values(connection.models).map((model) => model.collection.collectionName))].filter((name) => !ignoreCollections.includes(name)).sort();
+  const read = async (name: string) => {
+    const docs = await connection.collection(name).find({}).sort({ _id: 1 }).toArray();
+    return docs.map((doc) => Object.fromEntries(Object.entries(doc).filter(([field]) => !ignoreFields.includes(field))));
+  };
+  return Object.fromEntries(await Promise.all(names.map(async (name) => [name, await read(name)] as const)));
+}
+
+/** storedDocuments as one comparable string. */
 export async function snapshotDatabase(connection: Connection, ignore: string[] = ['counters']): Promise<string> {
-  const names = [...new Set(Object.values(connection.models).map((model) => model.collection.collectionName))].filter((name) => !ignore.includes(name)).sort();
-  const parts = await Promise.all(names.map(async (name) => [name, await connection.collection(name).find({}).sort({ _id: 1 }).toArray()] as const));
-  return JSON.stringify(Object.fromEntries(parts));
+  return JSON.stringify(await storedDocuments(connection, { ignoreCollections: ignore }));
 }
