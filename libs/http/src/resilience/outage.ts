@@ -52,3 +52,26 @@ export async function loadThroughOutage(db: StoppableDatabase, options: LoadOpti
   await Promise.all([fault, probe]);
   return { result, unavailable, readiness, outage };
 }
+
+/**
+ * What every app's database-fault test asserts of the run: only the expected statuses and 503s,
+ * no dropped connection, every 503 fast (bounded by the 3 s server selection, plus slack for a
+ * busy machine) with the service's error body and `Retry-After: 5`, and readiness following the
+ * database (200, then 503 while it is down, then 200 again).
+ */
+export function expectOutageAnswered(run: OutageRun, expected: { statuses: string[]; unavailableBody: unknown }): void {
+  const { result, unavailable, readiness, outage } = run;
+  expect(Object.keys(result.byStatus).sort()).toEqual(expected.statuses);
+  expect(result.failedConnections).toBe(0);
+  expect(unavailable.length).toBeGreaterThan(0);
+  for (const answer of unavailable) {
+    expect(JSON.parse(answer.body)).toEqual(expected.unavailableBody);
+    expect(answer.retryAfter).toBe('5');
+  }
+  expect(Math.max(...unavailable.map((u) => u.ms))).toBeLessThan(4_500);
+  const during = readiness.filter((r) => r.at > outage.from + 300 && r.at < outage.to);
+  expect(during.length).toBeGreaterThan(0);
+  expect(during.every((r) => r.status === 503)).toBe(true);
+  expect(readiness[0].status).toBe(200);
+  expect(readiness[readiness.length - 1].status).toBe(200);
+}
