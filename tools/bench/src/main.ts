@@ -23,6 +23,8 @@ const { values: args } = parseArgs({
     'skip-startup': { type: 'boolean', default: false },
     /** Only the rows whose name contains this text (comparisons while tuning). */
     only: { type: 'string' },
+    /** Write a V8 CPU profile of each app (not the baseline) into this folder when it stops. */
+    profile: { type: 'string' },
   },
 });
 const log = (line: string) => console.error(`bench | ${line}`);
@@ -36,8 +38,9 @@ async function main(): Promise<void> {
     // news-api: no feed sync (no network here; articles are seeded in the database)
     const env = { MONGO_URL: database.uri, NODE_ENV: 'development', NEWS_SYNC_INTERVAL: '0' };
     const apps = {} as Record<AppName, Service>;
+    const nodeArgs = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args.profile)}`] : [];
     for (const app of APPS) {
-      apps[app] = await startNode(app, path.join(root, 'dist', 'apps', app, 'main.js'), env);
+      apps[app] = await startNode(app, path.join(root, 'dist', 'apps', app, 'main.js'), env, nodeArgs);
       services.push(apps[app]);
     }
     log(`seeding ${args.seed} records per service through the APIs`);

@@ -36,10 +36,10 @@ export async function waitReady(port: number, timeoutMs = 60_000): Promise<numbe
   throw new Error(`port ${port} not ready after ${timeoutMs} ms`);
 }
 
-/** Starts `node <script>` with the environment given, waits until it is ready. */
-export async function startNode(name: string, script: string, env: Record<string, string>): Promise<Service> {
+/** Starts `node [nodeArgs] <script>` with the environment given, waits until it is ready. */
+export async function startNode(name: string, script: string, env: Record<string, string>, nodeArgs: string[] = []): Promise<Service> {
   const port = await freePort();
-  const child = spawn(process.execPath, [script], { env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [...nodeArgs, script], { env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   if (child.pid === undefined) throw new Error(`${name} could not be started`);
   const pid = child.pid;
