@@ -1,7 +1,10 @@
 import { resolveMongoTarget, type MongoTarget } from '@lib/mongo';
 import { baseEnvShape, parseEnv, z } from '@lib/validation';
 
-const DEV_CURSOR_SECRET = 'users-api-development-cursor-secret';
+/** Printed at start when used; never used with NODE_ENV=production. */
+const DEV_DEFAULTS = {
+  USERS_CURSOR_SECRET: 'users-api-development-cursor-secret',
+} as const;
 
 const envSchema = z.object({
   ...baseEnvShape,
@@ -19,18 +22,26 @@ export interface UsersConfig {
   warnings: string[];
 }
 
+/**
+ * Reads the users configuration once at start. Outside production a missing cursor secret falls
+ * back to the development default (printed); in production it is required, as CONTRACT.md asks.
+ */
 export function loadConfig(env: NodeJS.ProcessEnv): UsersConfig {
   const parsed = parseEnv(envSchema, env);
   const production = parsed.NODE_ENV === 'production';
+  const missing = (Object.keys(DEV_DEFAULTS) as Array<keyof typeof DEV_DEFAULTS>).filter((name) => !parsed[name]);
+  if (production && missing.length) {
+    throw new Error(`Invalid configuration:\n${missing.map((name) => `  ${name}: is required when NODE_ENV=production`).join('\n')}`);
+  }
   const warnings: string[] = [];
+  if (missing.length) warnings.push(`development defaults in use: ${missing.map((name) => `${name}=${DEV_DEFAULTS[name]}`).join(', ')}`);
   if (production && !parsed.USERS_API_KEY) warnings.push('USERS_API_KEY is not set: anyone can add users');
-  if (production && !parsed.USERS_CURSOR_SECRET) warnings.push('USERS_CURSOR_SECRET is not set: page cursors are signed with the public development secret');
   return {
     production,
     port: parsed.PORT,
     logLevel: parsed.LOG_LEVEL,
     apiKey: parsed.USERS_API_KEY,
-    cursorSecret: parsed.USERS_CURSOR_SECRET ?? DEV_CURSOR_SECRET,
+    cursorSecret: parsed.USERS_CURSOR_SECRET ?? DEV_DEFAULTS.USERS_CURSOR_SECRET,
     database: resolveMongoTarget('USERS', 'users', env),
     warnings,
   };

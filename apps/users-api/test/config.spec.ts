@@ -1,15 +1,21 @@
 import { loadConfig } from '../src/config';
 
 describe('loadConfig', () => {
-  it('has development defaults and no warnings', () => {
+  it('has development defaults, and prints the cursor secret default it uses', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ production: false, port: 3000, database: { dbName: 'users' }, warnings: [] });
-    expect(config.cursorSecret.length).toBeGreaterThanOrEqual(16);
+    expect(config).toMatchObject({ production: false, port: 3000, database: { dbName: 'users' } });
+    expect(config.cursorSecret).toBe('users-api-development-cursor-secret');
+    expect(config.warnings).toEqual(['development defaults in use: USERS_CURSOR_SECRET=users-api-development-cursor-secret']);
+    expect(loadConfig({ USERS_CURSOR_SECRET: 's'.repeat(16) })).toMatchObject({ cursorSecret: 's'.repeat(16), warnings: [] });
   });
 
-  it('warns in production when writes are open or cursors use the development secret', () => {
-    const config = loadConfig({ NODE_ENV: 'production' });
-    expect(config.warnings).toEqual([expect.stringContaining('USERS_API_KEY'), expect.stringContaining('USERS_CURSOR_SECRET')]);
+  // CONTRACT.md: development defaults are never used with NODE_ENV=production; a missing secret stops the process
+  it('stops in production without USERS_CURSOR_SECRET, naming it', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production', USERS_API_KEY: 'k'.repeat(16) })).toThrow(/USERS_CURSOR_SECRET: is required when NODE_ENV=production/);
+  });
+
+  it('warns in production when writes are open', () => {
+    expect(loadConfig({ NODE_ENV: 'production', USERS_CURSOR_SECRET: 's'.repeat(16) }).warnings).toEqual([expect.stringContaining('USERS_API_KEY is not set')]);
     expect(loadConfig({ NODE_ENV: 'production', USERS_API_KEY: 'k'.repeat(16), USERS_CURSOR_SECRET: 's'.repeat(16) }).warnings).toEqual([]);
   });
 
