@@ -27,7 +27,7 @@ const envSchema = z.object({
   MASTER_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   JWT_EXPIRES_IN: duration({ allowZero: false }).default(3600),
-  NEWS_FEEDS: z.string().min(1).optional(),
+  NEWS_FEEDS: z.string().min(1, 'must be the path of a publishers file; leave it unset for the shipped list').optional(),
   NEWS_SYNC_INTERVAL: duration({ allowZero: true }).default(1800),
 });
 

@@ -45,4 +45,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ NEWS_FEEDS: bad })).toThrow(/NEWS_FEEDS .*bad\.json[\s\S]*publishers\.0\.id[\s\S]*publishers\.0\.feeds\.0: must be an http or https URL/);
     expect(() => loadConfig({ NEWS_FEEDS: path.join(dir, 'missing.json') })).toThrow(/NEWS_FEEDS .*missing\.json cannot be read/);
   });
+
+  it('reads a relative NEWS_FEEDS from the working directory and names the absolute path when it is wrong', () => {
+    const relative = path.relative(process.cwd(), path.join(__dirname, '../src/feeds/default-feeds.json'));
+    expect(loadConfig({ NEWS_FEEDS: relative }).publishers).toEqual(loadConfig({}).publishers);
+    expect(() => loadConfig({ NEWS_FEEDS: 'no-such-dir/feeds.json' })).toThrow(`NEWS_FEEDS ${path.resolve('no-such-dir/feeds.json')} cannot be read`);
+  });
+
+  it('refuses an empty NEWS_FEEDS, saying how to get the shipped list', () => {
+    expect(() => loadConfig({ NEWS_FEEDS: '' })).toThrow(/NEWS_FEEDS: must be the path of a publishers file; leave it unset for the shipped list/);
+  });
 });

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { z } from '@lib/validation';
 import defaultFeeds from './default-feeds.json';
 
@@ -29,14 +30,18 @@ export function parsePublishers(content: unknown, origin: string): Publisher[] {
   throw new Error(`Invalid configuration: ${origin}:\n${problems.join('\n')}`);
 }
 
-/** The publishers of the file at `path` (NEWS_FEEDS), or the shipped default list. */
+/**
+ * The publishers of the file at `path` (NEWS_FEEDS), or the shipped default list. A relative path
+ * is read from the working directory; messages show the absolute path, so a wrong guess is visible.
+ */
 export function loadPublishers(path: string | undefined): Publisher[] {
   if (!path) return parsePublishers(defaultFeeds, 'the default feeds');
+  const file = resolve(path);
   let content: unknown;
   try {
-    content = JSON.parse(readFileSync(path, 'utf8'));
+    content = JSON.parse(readFileSync(file, 'utf8'));
   } catch (err) {
-    throw new Error(`Invalid configuration: NEWS_FEEDS ${path} cannot be read as JSON: ${(err as Error).message}`);
+    throw new Error(`Invalid configuration: NEWS_FEEDS ${file} cannot be read as JSON: ${(err as Error).message}`);
   }
-  return parsePublishers(content, `NEWS_FEEDS ${path}`);
+  return parsePublishers(content, `NEWS_FEEDS ${file}`);
 }
