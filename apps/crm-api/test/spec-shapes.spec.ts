@@ -1,4 +1,4 @@
-import type { Response } from 'supertest';
+import request, { type Response } from 'supertest';
 import { create as parseXml } from 'xmlbuilder2';
 import { company, person, setupCrmApp, type TestUser } from './setup-app';
 
@@ -111,6 +111,22 @@ describe('the type of every id and timestamp', () => {
     expect(Math.abs(tagTimes.Lead - Date.now())).toBeLessThan(600_000); // epoch milliseconds
     const info = JSON.parse((person1.domainUser as { info_json_string: string }).info_json_string);
     expect(Object.keys(info).sort()).toEqual(['created_time', 'logged_in_time']);
+  });
+});
+
+describe('convention 3: JSON or XML by Accept', () => {
+  it('the contact list (C1) is XML when Accept is absent or */* (what curl sends); every other endpoint is JSON then', async () => {
+    const anyType = (path: string, accept?: string) => {
+      const req = request(ctx.app).get(path).set('Authorization', ann.auth);
+      return accept ? req.set('Accept', accept) : req;
+    };
+    for (const accept of [undefined, '*/*']) {
+      expect((await anyType('/dev/api/contacts', accept)).headers['content-type']).toMatch(/^application\/xml/);
+      for (const path of [`/dev/api/contacts/${person1.id}`, '/dev/api/opportunity', '/dev/api/tasks', '/dev/api/milestone/pipelines']) {
+        expect([path, accept, (await anyType(path, accept)).headers['content-type']]).toEqual([path, accept, expect.stringMatching(/^application\/json/)]);
+      }
+    }
+    expect((await anyType('/dev/api/contacts', 'application/json')).headers['content-type']).toMatch(/^application\/json/);
   });
 });
 
