@@ -91,6 +91,28 @@ describe('exact JSON field sets (spec fields only, nothing internal)', () => {
   });
 });
 
+describe('omitted, not null', () => {
+  it('widget_properties is absent until set, shown once set, and absent again after null (README)', async () => {
+    const as = ctx.as(ann);
+    expect(person1).not.toHaveProperty('widget_properties');
+    const set = await as.put('/dev/api/contacts').send({ id: person1.id, widget_properties: '{"w":1}' });
+    expect(set.body.widget_properties).toBe('{"w":1}');
+    const unset = await as.put('/dev/api/contacts').send({ id: person1.id, widget_properties: null });
+    expect(unset.status).toBe(200);
+    expect(unset.body).not.toHaveProperty('widget_properties');
+    expect(await ctx.Contact.findById(person1.id).lean()).toMatchObject({ widget_properties: null });
+  });
+
+  it('contact_company_id only on a person of a company; an event color only when set', async () => {
+    expect(company1).not.toHaveProperty('contact_company_id');
+    const loner = (await ctx.as(ann).post('/dev/api/contacts').send(person('Lo'))).body;
+    expect(loner).not.toHaveProperty('contact_company_id');
+    const plain = (await ctx.as(ann).post('/dev/api/events').send({ title: 'P', start: 1, end: 2 })).body;
+    expect(plain).not.toHaveProperty('color');
+    expect(event.color).toBe('red');
+  });
+});
+
 describe('the type of every id and timestamp', () => {
   it('ids and epoch-second times are numbers; deal owner_id, deal contact_ids, note contacts and task notes are strings (as the spec types them)', () => {
     const now = Date.now() / 1000;
