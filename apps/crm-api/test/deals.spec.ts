@@ -388,7 +388,7 @@ describe('the notes of a deal (spec: "notes (list)" seen in deal responses)', ()
   it('every deal answer carries notes: the ids of its related notes as strings, oldest first ([] when none)', async () => {
     const a = await h.createDeal(ann, def, { name: 'A' });
     const b = await h.createDeal(ann, def, { name: 'B' });
-    const c = await h.createDeal(ann, def, { name: 'C' });
+    await h.createDeal(ann, def, { name: 'C' });
     const n1 = await dealNote([a.id, b.id]);
     const n2 = await dealNote([a.id]);
     const notes = (d: Deal) => [d.name, d.notes];
