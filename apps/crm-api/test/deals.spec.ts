@@ -64,6 +64,7 @@ describe('D3: create', () => {
       contact_ids: [String(al.id), String(bo.id)],
       contacts: [contactAl, contactBo],
       custom_data: [{ name: 'Source', value: 'Referral' }],
+      notes: [],
       entity_type: 'deal',
       track: 'Sales',
       owner: expect.objectContaining({ id: bea.id, email: 'bea@acme.test', password: '**********' }),
@@ -75,7 +76,7 @@ describe('D3: create', () => {
   it('optional fields take their defaults; numbers may come as digit strings', async () => {
     const res = await ctx.as(ann).post(BASE).send({ name: 'Small', expected_value: '250', pipeline_id: String(def.id), milestone: 'Won', close_date: '1700000000', owner_id: ann.id });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ description: '', probability: 0, expected_value: 250, close_date: 1_700_000_000, contacts: [], contact_ids: [], custom_data: [], track: 'Default', owner_id: String(ann.id) });
+    expect(res.body).toMatchObject({ description: '', probability: 0, expected_value: 250, close_date: 1_700_000_000, contacts: [], contact_ids: [], custom_data: [], notes: [], track: 'Default', owner_id: String(ann.id) });
   });
 
   it('a fetched deal sent back to D4 unchanged is accepted and changes nothing but updated_time', async () => {
@@ -374,6 +375,48 @@ describe('D2, D6, D7: read and delete', () => {
     expectError(await ctx.as(ann).post(`${BASE}/bulk`).send({ ids: [] }), 400, 'validation_failed', ['ids']);
     expectError(await ctx.as(ann).post(`${BASE}/bulk`).send({ ids: ['x'] }), 400, 'validation_failed', ['ids.0']);
     expectError(await ctx.as(ann).post(`${BASE}/bulk`).send({}), 400, 'validation_failed', ['ids']);
+  });
+});
+
+describe('the notes of a deal (spec: "notes (list)" seen in deal responses)', () => {
+  const dealNote = async (deal_ids: number[], subject = 'S') => {
+    const res = await ctx.as(ann).post(`${BASE}/deals/notes`).send({ subject, description: 'D', deal_ids });
+    expect(res.status).toBe(200);
+    return res.body as { id: number };
+  };
+
+  it('every deal answer carries notes: the ids of its related notes as strings, oldest first ([] when none)', async () => {
+    const a = await h.createDeal(ann, def, { name: 'A' });
+    const b = await h.createDeal(ann, def, { name: 'B' });
+    await h.createDeal(ann, def, { name: 'C' });
+    const n1 = await dealNote([a.id, b.id]);
+    const n2 = await dealNote([a.id]);
+    const notes = (d: Deal) => [d.name, d.notes];
+    expect(notes((await ctx.as(ann).get(`${BASE}/${a.id}`)).body)).toEqual(['A', [String(n1.id), String(n2.id)]]);
+    expect((await ctx.as(ann).get(BASE)).body.map(notes)).toEqual([
+      ['A', [String(n1.id), String(n2.id)]],
+      ['B', [String(n1.id)]],
+      ['C', []],
+    ]);
+    expect((await ctx.as(ann).get(`${BASE}/byMilestone`)).body.Open.map(notes)).toEqual([
+      ['A', [String(n1.id), String(n2.id)]],
+      ['B', [String(n1.id)]],
+      ['C', []],
+    ]);
+    const xml = parseXml((await ctx.as(ann).get(`${BASE}/${b.id}`).set('Accept', 'application/xml')).text).end({ format: 'object' }) as unknown as { deal: Record<string, unknown> };
+    expect(xml.deal.notes).toBe(String(n1.id));
+  });
+
+  it('notes are read-only on a deal: sent back to D4 they are ignored; a note unrelated from the deal leaves the list', async () => {
+    const a = await h.createDeal(ann, def);
+    const note = await dealNote([a.id]);
+    const fetched = (await ctx.as(ann).get(`${BASE}/${a.id}`)).body;
+    const put = await ctx.as(ann).put(BASE).send({ ...fetched, notes: ['999'] });
+    expect(put.status).toBe(200);
+    expect(put.body.notes).toEqual([String(note.id)]);
+    expect(await stored(a.id)).not.toHaveProperty('notes');
+    expect((await ctx.as(ann).put('/dev/api/notes').send({ id: note.id, deal_ids: [] })).status).toBe(200);
+    expect((await ctx.as(ann).get(`${BASE}/${a.id}`)).body.notes).toEqual([]);
   });
 });
 

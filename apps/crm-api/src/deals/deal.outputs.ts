@@ -18,6 +18,7 @@ export const dealOutput = z.object({
   contact_ids: z.array(z.string()),
   contacts: z.array(contactOutput).meta({ description: 'The related contacts, as full contact objects' }),
   custom_data: z.array(z.object({ name: z.string(), value: z.string() })),
+  notes: z.array(z.string()).meta({ description: 'Ids of the notes related to the deal, oldest first (read-only; relate notes with deal_ids on the notes calls)' }),
   entity_type: z.literal('deal'),
   track: z.string().optional().meta({ description: 'Name of the track' }),
   owner: userOutput.optional(),

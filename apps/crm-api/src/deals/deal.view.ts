@@ -7,6 +7,8 @@ export interface DealRelations {
   contacts: ContactView[];
   owner?: DomainUserDoc;
   trackName?: string;
+  /** Ids of the notes related to the deal, oldest first. */
+  notes: number[];
 }
 
 /** The wire shape of a deal (JSON and XML); the only place that decides it. */
@@ -28,6 +30,8 @@ export function dealView(doc: DealDoc, related: DealRelations) {
     contact_ids: related.contacts.map((contact) => String(contact.id)),
     contacts: related.contacts,
     custom_data: doc.custom_data.map(({ name, value }) => ({ name, value })),
+    /** The spec's `notes (list)`: ids of the related notes, as strings like a task's `notes`. */
+    notes: related.notes.map(String),
     entity_type: 'deal' as const,
     ...(related.trackName !== undefined && { track: related.trackName }),
     ...(related.owner && { owner: userView(related.owner) }),
