@@ -112,13 +112,27 @@ describe('D3: create', () => {
     expect(await dealCount()).toBe(0);
   });
 
-  it('a milestone in the wrong case is a 400 listing the valid milestones (case-sensitive); nothing stored', async () => {
-    const res = await ctx.as(ann).post(BASE).send(h.dealBody(ann, sales, { milestone: 'demo' }));
+  it('a milestone of another track, or no milestone at all, is a 400 listing the valid milestones; nothing stored', async () => {
+    const res = await ctx.as(ann).post(BASE).send(h.dealBody(ann, sales, { milestone: 'Open' }));
     expectError(res, 400, 'validation_failed', ['milestone']);
-    expect(res.body.error.fields[0].message).toBe('"demo" is not a milestone of the track Sales; use one of (case-sensitive): Lead, Demo, Won');
+    expect(res.body.error.fields[0].message).toBe('"Open" is not a milestone of the track Sales; use one of: Lead, Demo, Won');
     const other = await ctx.as(ann).post(BASE).send(h.dealBody(ann, def, { milestone: 'Demo' }));
-    expect(other.body.error.fields[0].message).toBe('"Demo" is not a milestone of the track Default; use one of (case-sensitive): Open, New, Prospect, Proposal, Won, Lost');
+    expect(other.body.error.fields[0].message).toBe('"Demo" is not a milestone of the track Default; use one of: Open, New, Prospect, Proposal, Won, Lost');
     expect(await dealCount()).toBe(0);
+  });
+
+  it('a milestone in the wrong letter case is accepted and stored as typed, but the deal is in no milestone view (spec)', async () => {
+    const res = await ctx.as(ann).post(BASE).send(h.dealBody(ann, sales, { milestone: 'demo' }));
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ milestone: 'demo', pipeline_id: sales.id, track: 'Sales' });
+    expect(await stored(res.body.id)).toMatchObject({ milestone: 'demo' });
+    expect((await ctx.as(ann).get(`${BASE}/${res.body.id}`)).body.milestone).toBe('demo');
+    const view = await ctx.as(ann).get(`${BASE}/byPipeline/based?pipeline_id=${sales.id}`);
+    expect(view.body).toEqual({ Lead: [], Demo: [], Won: [] });
+    const won = await ctx.as(ann).post(BASE).send(h.dealBody(ann, def, { milestone: 'WON' }));
+    expect(won.status).toBe(200);
+    expect((await ctx.as(ann).get(`${BASE}/byMilestone`)).body.Won).toEqual([]);
+    expect(ids((await ctx.as(ann).get(BASE)).body)).toEqual([res.body.id, won.body.id]);
   });
 
   it('references must be of the account: track, owner and contacts; every problem named at once', async () => {
@@ -171,10 +185,10 @@ describe('D3: create', () => {
   });
 
   it('errors answer XML when XML was asked for', async () => {
-    const res = await ctx.as(ann).post(BASE).set('Accept', 'application/xml').send(h.dealBody(ann, sales, { milestone: 'won' }));
+    const res = await ctx.as(ann).post(BASE).set('Accept', 'application/xml').send(h.dealBody(ann, sales, { milestone: 'Lost' }));
     expect(res.status).toBe(400);
     expect(res.headers['content-type']).toMatch(/^application\/xml/);
-    expect(res.text).toContain('<error><status>400</status><code>validation_failed</code><message>milestone: "won" is not a milestone of the track Sales');
+    expect(res.text).toContain('<error><status>400</status><code>validation_failed</code><message>milestone: "Lost" is not a milestone of the track Sales');
     const missing = await ctx.as(ann).put(`${BASE}/partial-update`).set('Accept', 'application/xml').send({ id: 999_999, name: 'x' });
     expect(missing.status).toBe(404);
     expect(missing.text).toContain('<code>deal_not_found</code><message>No deal with id 999999</message>');
@@ -203,7 +217,7 @@ describe('D4: replace', () => {
     expectError(await ctx.as(ann).put(BASE).send(h.dealBody(ann, sales)), 400, 'validation_failed', ['id']);
     const theirs = await h.createDeal(zed, await h.defaultTrack(zed));
     expectError(await ctx.as(ann).put(BASE).send(h.dealBody(ann, sales, { id: theirs.id })), 404, 'deal_not_found');
-    expectError(await ctx.as(ann).put(BASE).send(h.dealBody(ann, sales, { id: created.id, milestone: 'won' })), 400, 'validation_failed', ['milestone']);
+    expectError(await ctx.as(ann).put(BASE).send(h.dealBody(ann, sales, { id: created.id, milestone: 'Lost' })), 400, 'validation_failed', ['milestone']);
     expectError(await ctx.as(ann).put(BASE).send({ id: created.id, name: 'Only a name' }), 400, 'validation_failed', ['expected_value', 'pipeline_id', 'milestone', 'close_date', 'owner_id']);
     expect(await stored(created.id)).toMatchObject({ name: 'Big deal', milestone: 'Lead' });
   });
@@ -327,7 +341,7 @@ describe('D5: create for a contact by email', () => {
 
   it('the deal rules apply (400, nothing created); an id is refused', async () => {
     await h.contact(ann, 'Al', 'al@x.test');
-    expectError(await ctx.as(ann).post(`${BASE}/email/al@x.test`).send(h.dealBody(ann, sales, { milestone: 'lead' })), 400, 'validation_failed', ['milestone']);
+    expectError(await ctx.as(ann).post(`${BASE}/email/al@x.test`).send(h.dealBody(ann, sales, { milestone: 'Lost' })), 400, 'validation_failed', ['milestone']);
     expectError(await ctx.as(ann).post(`${BASE}/email/al@x.test`).send(h.dealBody(ann, sales, { id: 5 })), 400, 'validation_failed', ['id']);
     expect(await dealCount()).toBe(0);
   });

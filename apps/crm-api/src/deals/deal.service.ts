@@ -38,6 +38,16 @@ function stateOf(input: DealInput): DealState {
   };
 }
 
+/**
+ * The spec: "a milestone name typed in the wrong letter case is accepted but the deal does not
+ * appear in the milestone view". So a name matching one of the track's milestones but for letter
+ * case is stored as typed (the views group by the exact names); any other name is refused.
+ */
+function isMilestoneOf(milestones: string[], name: string): boolean {
+  const lower = name.toLowerCase();
+  return milestones.some((milestone) => milestone.toLowerCase() === lower);
+}
+
 export function dealService(connection: Connection, deps: { tracks: TrackService; pager: CrmPager }) {
   const Deal = dealModel(connection);
   const Contact = contactModel(connection);
@@ -49,8 +59,8 @@ export function dealService(connection: Connection, deps: { tracks: TrackService
     if (refs.pipeline_id !== undefined && refs.milestone !== undefined) {
       const track = await deps.tracks.find(account, refs.pipeline_id);
       if (!track) issues.push({ field: 'pipeline_id', message: `names no track of this account (${refs.pipeline_id})` });
-      else if (!track.milestones.includes(refs.milestone)) {
-        issues.push({ field: 'milestone', message: `"${refs.milestone}" is not a milestone of the track ${track.name}; use one of (case-sensitive): ${track.milestones.join(', ')}` });
+      else if (!isMilestoneOf(track.milestones, refs.milestone)) {
+        issues.push({ field: 'milestone', message: `"${refs.milestone}" is not a milestone of the track ${track.name}; use one of: ${track.milestones.join(', ')}` });
       }
     }
     if (refs.owner_id !== undefined && !(await DomainUser.exists({ _id: refs.owner_id, account }))) {
