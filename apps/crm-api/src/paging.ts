@@ -10,7 +10,8 @@ export const pageParams = {
   page_size: queryInt({ min: 1, max: MAX_PAGE_SIZE, description: `Items per page (default ${DEFAULT_PAGE_SIZE}, at most ${MAX_PAGE_SIZE})` }).default(
     DEFAULT_PAGE_SIZE,
   ),
-  cursor: z.string().min(1, 'must not be empty').max(1024).optional().meta({ description: 'The cursor of the last item of the previous page' }),
+  // Empty means "no cursor" (the first page): clients often send `cursor=` with nothing yet.
+  cursor: z.string().max(1024).optional().meta({ description: 'The cursor of the last item of the previous page; absent or empty for the first page' }),
 };
 
 /**

@@ -207,9 +207,13 @@ describe('C1: bad paging input', () => {
     expectError(await list(ann, `?page_size=${value}`), 400, 'validation_failed', ['page_size']);
   });
 
-  it('refuses an empty cursor with a 400 naming cursor', async () => {
-    await createPersons(ann, 1);
-    expectError(await list(ann, '?cursor='), 400, 'validation_failed', ['cursor']);
+  it('an empty cursor= is the first page, as if it were left out', async () => {
+    await createPersons(ann, 3);
+    const first = await list(ann, '?page_size=2');
+    const empty = await list(ann, '?page_size=2&cursor=');
+    expect(empty.status).toBe(200);
+    expect(empty.body).toEqual(first.body);
+    expect(empty.body).toHaveLength(2);
   });
 
   it('refuses a malformed cursor with invalid_cursor', async () => {
