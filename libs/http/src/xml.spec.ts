@@ -1,3 +1,5 @@
+import { create } from 'xmlbuilder2';
+import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces';
 import { toXml } from './xml';
 
 const DECL = '<?xml version="1.0" encoding="UTF-8"?>';
@@ -56,5 +58,91 @@ describe('toXml', () => {
   it('writes a top-level scalar as the root text', () => {
     expect(toXml('hi & bye', 'message')).toBe(`${DECL}<message>hi &amp; bye</message>`);
     expect(toXml(3, 'count')).toBe(`${DECL}<count>3</count>`);
+  });
+});
+
+/** The renderer toXml replaced: an xmlbuilder2 document built element by element, then serialised. */
+function previousToXml(value: unknown, root: string, item = 'item'): string {
+  const text = (v: unknown) => (v instanceof Date ? v.toISOString() : String(v)).replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '\uFFFD');
+  const append = (parent: XMLBuilder, name: string, v: unknown): void => {
+    if (v === undefined || v === null) return;
+    if (Array.isArray(v)) return v.forEach((entry) => append(parent, name, entry));
+    const element = parent.ele(name);
+    if (typeof v === 'object' && !(v instanceof Date)) Object.entries(v).forEach(([key, child]) => append(element, key, child));
+    else element.txt(text(v));
+  };
+  const doc = create({ version: '1.0', encoding: 'UTF-8' });
+  const rootElement = doc.ele(root);
+  if (Array.isArray(value)) value.forEach((entry) => append(rootElement, item, entry));
+  else if (typeof value === 'object' && value !== null) Object.entries(value).forEach(([key, child]) => append(rootElement, key, child));
+  else if (value !== undefined && value !== null) rootElement.txt(text(value));
+  return doc.end({ prettyPrint: false });
+}
+
+/** A small deterministic generator (mulberry32), so a failing document can be reproduced. */
+function random(seed: number) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('toXml against the xmlbuilder2 document renderer it replaced', () => {
+  const TEXTS = ['', 'plain', 'a & b', '<tag attr="x">', "it's \"quoted\"", 'x > y', ']]>', 'tab\tnew\nline\r\n', 'bell\u0007nul\u0000', 'lone \uD800 surrogate', '\uFFFE\uFFFF', 'Zoë 東京 😀', '  spaced  '];
+  const NAMES = ['id', 'name', 'value', 'properties', 'domainUser', 'a-b.c_d', 'é', 'x:y', 'Ω'];
+
+  function document(next: () => number, depth: number): unknown {
+    const pick = <T>(list: T[]) => list[Math.floor(next() * list.length)];
+    const roll = next();
+    if (depth > 3 || roll < 0.45) {
+      return pick<unknown>([pick(TEXTS), 0, -1.5, 1e21, Number.NaN, true, false, null, undefined, new Date(Math.floor(next() * 2e12)), 42n]);
+    }
+    if (roll < 0.65) return Array.from({ length: Math.floor(next() * 4) }, () => document(next, depth + 1));
+    return Object.fromEntries(Array.from({ length: Math.floor(next() * 5) }, () => [pick(NAMES), document(next, depth + 1)]));
+  }
+
+  it('writes the same bytes for a varied contact-like document', () => {
+    const owner = { id: 7, email: 'o\'brien&co@example.com', is_admin: true, is_disabled: false, name: 'Zoë <Owner>', info_json_string: '{"a":"b"}' };
+    const page = [
+      { id: 1, type: 'PERSON', tags: ['vip', 'a&b', ''], lead_score: 0, star_value: -3, properties: [{ type: 'SYSTEM', name: 'first_name', value: 'Ada "The" Lovelace' }, { name: 'note', value: 'tab\there\u0001\u001f' }], campaignStatus: [], domainUser: owner, count: 2, empty: {}, nested: { deeper: { deepest: [1, [2, 3], null, { x: '' }] } }, gone: null, missing: undefined, at: new Date(0) },
+      { id: 2, tags: [], properties: [], emoji: '😀 東京 ÿ', ratio: 0.1 + 0.2, big: -1e-7, yes: true, cursor: 'abc.def', domainUser: owner },
+    ];
+    for (const [value, root, item] of [[page, 'contacts', 'contact'], [page[0], 'contact', undefined], [{ list: page }, 'r', undefined]] as const) {
+      expect(toXml(value, root, item)).toBe(previousToXml(value, root, item));
+    }
+  });
+
+  it('writes the same bytes for 500 random documents', () => {
+    const next = random(20261122);
+    for (let n = 0; n < 500; n++) {
+      const value = document(next, 0);
+      expect([n, toXml(value, 'r', 'entry')]).toEqual([n, previousToXml(value, 'r', 'entry')]);
+    }
+  });
+
+  it('writes the same bytes for top-level scalars, null, dates and empty lists', () => {
+    for (const value of ['', 'x & y', 0, false, null, undefined, new Date(5), [], [null], {}, [[1, 2], []]]) {
+      expect(toXml(value, 'r')).toBe(previousToXml(value, 'r'));
+    }
+  });
+
+  it('throws for a key that is no XML name, as before', () => {
+    for (const key of ['a b', '1a', '$x', 'a:b:c', 'x\u0001']) {
+      expect(() => previousToXml({ [key]: 1 }, 'r')).toThrow('Invalid XML');
+      expect(() => toXml({ [key]: 1 }, 'r')).toThrow('Invalid XML');
+      expect(() => toXml({ ok: [{ [key]: 1 }] }, 'r')).toThrow('Invalid XML');
+    }
+    for (const key of ['<a/>', '{"a":1}', '[1]', '---']) expect(() => toXml({ [key]: 1 }, 'r')).toThrow('Invalid XML name');
+  });
+
+  it('escapes every & in text, where xmlbuilder2 left entity-like text as it was', () => {
+    const value = { v: 'AT&amp;T &#65; &nbsp; &lt;' };
+    expect(previousToXml(value, 'r')).toBe(`${DECL}<r><v>AT&amp;T &#65; &nbsp; &lt;</v></r>`);
+    const xml = toXml(value, 'r');
+    expect(xml).toBe(`${DECL}<r><v>AT&amp;amp;T &amp;#65; &amp;nbsp; &amp;lt;</v></r>`);
+    const decoded = xml.replace(/&(lt|gt|amp);/g, (_, name: string) => ({ lt: '<', gt: '>', amp: '&' })[name] ?? '');
+    expect(decoded).toBe(`${DECL}<r><v>${value.v}</v></r>`);
   });
 });

@@ -1,5 +1,4 @@
-import type { DomainUserDoc } from '../accounts/domain-user.model';
-import { userView } from '../accounts/user.view';
+import type { UserView } from '../accounts/user.view';
 import type { ContactDoc, Property } from './contact.model';
 
 const propertyView = ({ type, name, subtype, value }: Property) => ({
@@ -9,8 +8,8 @@ const propertyView = ({ type, name, subtype, value }: Property) => ({
   ...(value !== undefined && value !== null && { value }),
 });
 
-/** The wire shape of a contact or company (JSON and XML); the only place that decides it. */
-export function contactView(doc: ContactDoc, owner?: DomainUserDoc) {
+/** The wire shape of a contact or company (JSON and XML); the only place that decides it. `owner` is the owner's userView. */
+export function contactView(doc: ContactDoc, owner?: UserView) {
   return {
     id: doc._id,
     type: doc.type,
@@ -26,7 +25,7 @@ export function contactView(doc: ContactDoc, owner?: DomainUserDoc) {
     updated_time: doc.updated_time,
     ...(doc.widget_properties !== null && { widget_properties: doc.widget_properties }),
     tags_with_time_json: JSON.stringify(doc.tag_times ?? {}),
-    ...(owner && { domainUser: userView(owner) }),
+    ...(owner && { domainUser: owner }),
   };
 }
 
