@@ -50,7 +50,7 @@ export function userRoutes({ users, auth, cursors, beforeCreate }: UserRouteDeps
       summary: 'The signed-in user',
       tags: ['users'],
       security: ['bearer'],
-      before: [auth.requireUser],
+      before: [auth.requireStoredUser],
       request: { query: tokenOnlyQuery },
       responses: { 200: { description: 'The signed-in user', schema: userOutput }, 401: signedOut },
       handler: (_input, req, res) => res.json(userView(currentUser(req))),
