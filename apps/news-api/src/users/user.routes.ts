@@ -86,7 +86,7 @@ export function userRoutes({ users, auth, cursors, beforeCreate }: UserRouteDeps
     defineRoute({
       method: 'delete',
       path: '/users/:id',
-      summary: 'Delete a user (admins); their tokens stop working at once',
+      summary: 'Delete a user (admins); their tokens stop working (at once on this replica, within 10 s on the others)',
       tags: ['users'],
       security: ['bearer'],
       before: admin,
