@@ -35,12 +35,14 @@ export interface NewsAppConfig extends ServiceDeps {
   fetchLimits?: FetchLimits;
   /** The sync that POST /news/sync runs; main.ts shares it with the schedule. Made here if absent. */
   sync?: FeedSync;
+  /** How long the user behind a token is cached (default TOKEN_USER_TTL_MS, 10 s). */
+  tokenUserTtlMs?: number;
 }
 
 /** Builds the news service without listening (and without starting the feed schedule). */
 export function createApp(config: NewsAppConfig) {
   const { connection, logger, lifecycle } = config;
-  const users = userService(connection);
+  const users = userService(connection, { tokenUserTtlMs: config.tokenUserTtlMs });
   const auth = jwtAuth(users, config.jwt);
   const isMasterKey = masterKeyMatcher(config.masterKey);
   // Cursors are signed with a key derived from the JWT secret: one secret less to configure.

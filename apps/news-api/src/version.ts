@@ -1,7 +1,7 @@
 import { defineRoute, z, type AnyRoute } from '@lib/validation';
 
 /** The release of this service; kept equal to the newest entry of CHANGELOG.md (a test checks). */
-export const VERSION = '1.0.1';
+export const VERSION = '1.0.2';
 
 export const VERSION_HEADER = 'X-API-Version';
 

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { COMPANIES, SECTORS } from '../src/companies/companies';
+import { COMPANIES, companyRef, SECTORS } from '../src/companies/companies';
 import { companiesMentioned } from '../src/companies/company-tagger';
 import { setupNewsApp } from './setup-app';
 
@@ -11,6 +11,11 @@ describe('the company list', () => {
     expect(new Set(COMPANIES.map((c) => c.code)).size).toBe(COMPANIES.length);
     for (const sector of SECTORS) expect(COMPANIES.some((c) => c.sector === sector)).toBe(true);
     expect(COMPANIES.find((c) => c.code === 'BHP')).toEqual({ code: 'BHP', name: 'BHP Group', sector: 'Materials' });
+  });
+
+  it("gives an article's company as {code, name}; a code since dropped from the list keeps the code as its name", () => {
+    expect(companyRef('BHP')).toEqual({ code: 'BHP', name: 'BHP Group' });
+    expect(companyRef('ZZZ')).toEqual({ code: 'ZZZ', name: 'ZZZ' });
   });
 });
 

@@ -101,6 +101,16 @@ describe('GET /news', () => {
     expect(res.headers.link).not.toContain('access_token');
   });
 
+  it('links the next page with the same filters (form-encoded), and following the link gives that page', async () => {
+    const res = await request(ctx.app).get(`/news?company=BHP,NST&access_token=${token}&limit=1&sort=oldest#top`);
+    expect(res.status).toBe(200);
+    const cursor = res.body.next_cursor as string;
+    expect(res.headers.link).toBe(`</news?company=BHP%2CNST&limit=1&sort=oldest&cursor=${cursor}>; rel="next"`);
+    const next = await request(ctx.app).get(res.headers.link.slice(1, -'>; rel="next"'.length)).set('Authorization', `Bearer ${token}`);
+    expect(next.status).toBe(200);
+    expect([...ids(res), ...ids(next)]).toEqual([4, 6]);
+  });
+
   it.each([
     ['company=bhp', 'company', 'in capitals'],
     ['company=ZZZ', 'company', 'ZZZ is not a company'],

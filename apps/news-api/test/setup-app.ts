@@ -11,7 +11,7 @@ import { startFeedServer, type FeedServer } from './feed-server';
 export const MASTER_KEY = 'test-master-key-0123456789';
 export const JWT_SECRET = 'test-jwt-secret-0123456789-0123456789';
 
-export type TestOptions = Partial<Pick<NewsAppConfig, 'authLimit' | 'jwt'>> & {
+export type TestOptions = Partial<Pick<NewsAppConfig, 'authLimit' | 'jwt' | 'tokenUserTtlMs'>> & {
   /** The publishers, given the local fixture server that serves their feeds. */
   publishers?: (feeds: FeedServer) => Publisher[];
   fetchLimits?: FetchLimits;
@@ -43,6 +43,7 @@ export function setupNewsApp(options: TestOptions = {}) {
       masterKey: MASTER_KEY,
       jwt: options.jwt ?? { secret: JWT_SECRET, expiresInSeconds: 3600 },
       authLimit: options.authLimit,
+      tokenUserTtlMs: options.tokenUserTtlMs,
       publishers: feeds && options.publishers ? options.publishers(feeds) : TEST_PUBLISHERS,
       fetchLimits: options.fetchLimits ?? { timeoutMs: 2_000, maxBytes: 256 * 1024 },
     }),

@@ -4,3 +4,4 @@ export * from './database';
 export * from './embedded';
 export * from './target';
 export * from './embedded-url-file';
+export * from './revocable-cache';

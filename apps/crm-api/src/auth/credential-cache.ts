@@ -1,4 +1,4 @@
-import { LRUCache } from 'lru-cache';
+import { revocableCache } from '@lib/mongo';
 import type { Connection } from 'mongoose';
 import { apiKeyMatches } from '../accounts/api-key';
 import type { DomainUserDoc } from '../accounts/domain-user.model';
@@ -22,24 +22,16 @@ export interface CredentialCache {
 }
 
 export function createCredentialCache(ttlMs = CREDENTIAL_TTL_MS): CredentialCache {
-  const users = new LRUCache<string, DomainUserDoc>({ max: MAX_ENTRIES, ttl: ttlMs });
-  // Bumped by every forget: an authentication that read the user before a revocation finished
-  // must not put the old key back into the cache.
-  let forgets = 0;
+  const users = revocableCache<string, DomainUserDoc>({ ttlMs, max: MAX_ENTRIES });
   return {
     lookup(email, apiKey) {
       const user = users.get(email);
       if (!user || user.is_disabled || !apiKeyMatches(apiKey, user.api_key_hash)) return undefined;
       return user;
     },
-    generation: () => forgets,
-    remember(user, since) {
-      if (since === forgets) users.set(user.email, user);
-    },
-    forget(email) {
-      forgets++;
-      users.delete(email);
-    },
+    generation: users.generation,
+    remember: (user, since) => users.remember(user.email, user, since),
+    forget: users.forget,
   };
 }
 

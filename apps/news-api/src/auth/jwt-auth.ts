@@ -1,16 +1,16 @@
-import { forbidden, unauthorized } from '@lib/errors';
+import { forbidden, HttpError, unauthorized } from '@lib/errors';
 import type { Request, RequestHandler } from 'express';
-import { Passport } from 'passport';
-import { ExtractJwt, Strategy as JwtStrategy } from 'passport-jwt';
+import jwt from 'jsonwebtoken';
+import { ExtractJwt } from 'passport-jwt';
 import type { Role, UserDoc } from '../users/user.model';
 import type { UserService } from '../users/user.service';
 import { JWT_ALGORITHM, JWT_ISSUER, signingKey, type TokenSettings } from './tokens';
 
 const challenge = (error?: string) => ({ 'WWW-Authenticate': error ? `Bearer realm="news", error="${error}"` : 'Bearer realm="news"' });
 
-/** Why passport-jwt refused a request, as our 401. Nothing says whether the signature or the user was wrong. */
-function refusal(req: Request, info: unknown) {
-  const name = (info as { name?: string } | undefined)?.name;
+/** Why a request was refused, as our 401. Nothing says whether the signature or the user was wrong. */
+function refusal(req: Request, err?: unknown) {
+  const name = (err as { name?: string } | undefined)?.name;
   if (name === 'TokenExpiredError') return unauthorized('The token has expired; get a new one from POST /auth', challenge('invalid_token'));
   const presented = bearerPresent(req) || 'access_token' in (req.query as object) || typeof (req.body as { access_token?: unknown })?.access_token === 'string';
   if (!presented) return unauthorized('Sign in: send the token from POST /auth as Authorization: Bearer <token>', challenge());
@@ -19,53 +19,66 @@ function refusal(req: Request, info: unknown) {
 
 const bearerPresent = (req: Request) => typeof req.headers.authorization === 'string' && /^Bearer /i.test(req.headers.authorization);
 
+/** The token of the request: the Authorization header, else the query, else the body field. */
+const tokenOf = ExtractJwt.fromExtractors([
+  ExtractJwt.fromAuthHeaderAsBearerToken(),
+  ExtractJwt.fromUrlQueryParameter('access_token'),
+  ExtractJwt.fromBodyField('access_token'),
+]);
+
+const USER_ID = /^[1-9]\d{0,15}$/;
+
 export interface JwtAuth {
-  /** Any signed-in user. */
+  /** Any signed-in user; the user is read through the token-user cache (TOKEN_USER_TTL_MS). */
   requireUser: RequestHandler;
-  /** A signed-in user with one of the roles (403 otherwise). */
+  /** Any signed-in user, read from the database now, as roles are (GET /users/me). */
+  requireStoredUser: RequestHandler;
+  /** A signed-in user with one of the roles, read from the database now (403 otherwise). */
   requireRole(...roles: Role[]): RequestHandler[];
 }
 
 /**
  * Tokens from POST /auth, presented as `Authorization: Bearer`, or as an `access_token` query or
- * body field. HS256 only, issuer and expiry checked, and the user must still exist.
+ * body field. HS256 only, issuer and expiry checked (one jsonwebtoken verify), and the user must
+ * still exist.
  */
 export function jwtAuth(users: UserService, settings: TokenSettings): JwtAuth {
-  const passport = new Passport();
-  passport.use(
-    new JwtStrategy(
-      {
-        jwtFromRequest: ExtractJwt.fromExtractors([
-          ExtractJwt.fromAuthHeaderAsBearerToken(),
-          ExtractJwt.fromUrlQueryParameter('access_token'),
-          ExtractJwt.fromBodyField('access_token'),
-        ]),
-        // passport-jwt hands the key to jsonwebtoken as it is; its types predate KeyObject keys
-        secretOrKey: signingKey(settings) as unknown as Buffer,
-        algorithms: [JWT_ALGORITHM],
-        issuer: JWT_ISSUER,
-      },
-      (payload: { sub?: unknown }, done: (err: unknown, user?: UserDoc | false) => void) => {
-        const id = typeof payload.sub === 'string' && /^[1-9]\d{0,15}$/.test(payload.sub) ? Number(payload.sub) : undefined;
-        if (id === undefined) return done(null, false);
-        users.findById(id).then((user) => done(null, user ?? false), done);
-      },
-    ),
-  );
+  const key = signingKey(settings);
+  const verifyOptions = { algorithms: [JWT_ALGORITHM], issuer: JWT_ISSUER } satisfies jwt.VerifyOptions;
 
-  const requireUser: RequestHandler = (req, res, next) => {
-    passport.authenticate('jwt', { session: false }, (err: unknown, user: UserDoc | false, info: unknown) => {
-      if (err) return next(err);
-      if (!user) return next(refusal(req, info));
-      req.user = user;
-      next();
-    })(req, res, next);
-  };
+  /** The user id the request's token names, or the 401 saying why there is none. */
+  function tokenSubject(req: Request): number | HttpError {
+    const token = tokenOf(req);
+    if (!token) return refusal(req);
+    let payload: string | jwt.JwtPayload;
+    try {
+      payload = jwt.verify(token, key, verifyOptions);
+    } catch (err) {
+      return refusal(req, err);
+    }
+    const sub = typeof payload === 'object' ? payload.sub : undefined;
+    return typeof sub === 'string' && USER_ID.test(sub) ? Number(sub) : refusal(req);
+  }
 
+  // Called by the router and by app.ts's admin-or-master-key check: errors go to next, never thrown.
+  const signedIn =
+    (read: (id: number) => Promise<UserDoc | undefined>): RequestHandler =>
+    (req, _res, next) => {
+      const id = tokenSubject(req);
+      if (id instanceof HttpError) return next(id);
+      read(id).then((user) => {
+        if (!user) return next(refusal(req));
+        req.user = user;
+        next();
+      }, next);
+    };
+
+  const requireStoredUser = signedIn(users.storedUser);
   return {
-    requireUser,
+    requireUser: signedIn(users.tokenUser),
+    requireStoredUser,
     requireRole: (...roles) => [
-      requireUser,
+      requireStoredUser,
       (req, _res, next) => next(roles.includes(currentUser(req).role) ? undefined : forbidden(`This needs the role ${roles.join(' or ')}`)),
     ],
   };

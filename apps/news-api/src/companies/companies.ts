@@ -32,6 +32,12 @@ const byCode = new Map(COMPANIES.map((c) => [c.code, c]));
 
 export const companyByCode = (code: string) => byCode.get(code);
 
+// made once: every article view shares them
+const refs = new Map(COMPANIES.map((c) => [c.code, Object.freeze({ code: c.code, name: c.name })]));
+
+/** `{code, name}` of an article's company; a code no longer in the list keeps the code as its name. */
+export const companyRef = (code: string): { code: string; name: string } => refs.get(code) ?? { code, name: code };
+
 /** Companies whose code starts with, or whose name or alias contains, `q` (any case), in a sector. */
 export function searchCompanies(q: string | undefined, sector: string | undefined): Company[] {
   const needle = q?.trim().toLowerCase();

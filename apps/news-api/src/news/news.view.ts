@@ -1,4 +1,4 @@
-import { companyByCode } from '../companies/companies';
+import { companyRef } from '../companies/companies';
 import type { ArticleDoc } from './article.model';
 
 /** The wire shape of an article; the only place that decides it. */
@@ -10,6 +10,6 @@ export function articleView(doc: ArticleDoc) {
     url: doc.url,
     publisher: { id: doc.source, name: doc.source_name },
     publishedAt: doc.published_at.toISOString(),
-    companies: doc.companies.map((code) => ({ code, name: companyByCode(code)?.name ?? code })),
+    companies: doc.companies.map(companyRef),
   };
 }

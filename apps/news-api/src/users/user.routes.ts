@@ -50,7 +50,7 @@ export function userRoutes({ users, auth, cursors, beforeCreate }: UserRouteDeps
       summary: 'The signed-in user',
       tags: ['users'],
       security: ['bearer'],
-      before: [auth.requireUser],
+      before: [auth.requireStoredUser],
       request: { query: tokenOnlyQuery },
       responses: { 200: { description: 'The signed-in user', schema: userOutput }, 401: signedOut },
       handler: (_input, req, res) => res.json(userView(currentUser(req))),
@@ -86,7 +86,7 @@ export function userRoutes({ users, auth, cursors, beforeCreate }: UserRouteDeps
     defineRoute({
       method: 'delete',
       path: '/users/:id',
-      summary: 'Delete a user (admins); their tokens stop working at once',
+      summary: 'Delete a user (admins); their tokens stop working (at once on this replica, within 10 s on the others)',
       tags: ['users'],
       security: ['bearer'],
       before: admin,

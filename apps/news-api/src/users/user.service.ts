@@ -1,5 +1,5 @@
 import { HttpError, notFound } from '@lib/errors';
-import { createWithSequenceId, nextSequence } from '@lib/mongo';
+import { createWithSequenceId, nextSequence, revocableCache } from '@lib/mongo';
 import { keysetAfter, takePage } from '@lib/paging';
 import type { Connection } from 'mongoose';
 import { hashPassword, verifyNothing, verifyPassword } from '../auth/passwords';
@@ -8,8 +8,16 @@ import { userModel, type Role, type UserDoc } from './user.model';
 const emailTaken = (email: string) => new HttpError(409, 'email_taken', `A user with the email ${email} already exists`);
 const missing = (id: number) => notFound(`User ${id} not found`);
 
-export function userService(connection: Connection) {
+/**
+ * How long the user behind a token is trusted without reading it again. Users deleted through this
+ * process are refused at once; changes made by another process (another replica, a direct database
+ * edit) are seen within this time.
+ */
+export const TOKEN_USER_TTL_MS = 10_000;
+
+export function userService(connection: Connection, options: { tokenUserTtlMs?: number } = {}) {
   const User = userModel(connection);
+  const tokenUsers = revocableCache<number, UserDoc>({ ttlMs: options.tokenUserTtlMs ?? TOKEN_USER_TTL_MS });
 
   return {
     async create(input: { email: string; password: string; role?: Role }): Promise<UserDoc> {
@@ -35,7 +43,20 @@ export function userService(connection: Connection) {
       return (await verifyPassword(password, user.password_hash)) ? user : null;
     },
 
-    findById: (id: number) => User.findById(id).lean<UserDoc>(),
+    /** The user behind a token: from the cache (TOKEN_USER_TTL_MS), else read and cached. */
+    tokenUser: (id: number) => tokenUsers.getOrLoad(id, () => User.findById(id).lean<UserDoc>()),
+
+    /** The stored user, read now (for roles: a promotion or demotion counts at once); refreshes the cache. */
+    async storedUser(id: number): Promise<UserDoc | undefined> {
+      const since = tokenUsers.generation();
+      const user = await User.findById(id).lean<UserDoc>();
+      if (!user) {
+        tokenUsers.forget(id);
+        return undefined;
+      }
+      tokenUsers.remember(id, user, since);
+      return user;
+    },
 
     async get(id: number): Promise<UserDoc> {
       const user = await User.findById(id).lean<UserDoc>();
@@ -50,8 +71,12 @@ export function userService(connection: Connection) {
     },
 
     async remove(id: number): Promise<void> {
-      const { deletedCount } = await User.deleteOne({ _id: id });
-      if (deletedCount === 0) throw missing(id);
+      try {
+        const { deletedCount } = await User.deleteOne({ _id: id });
+        if (deletedCount === 0) throw missing(id);
+      } finally {
+        tokenUsers.forget(id); // also when the write failed: it may have been applied
+      }
     },
   };
 }

@@ -1,0 +1,60 @@
+import { revocableCache } from './revocable-cache';
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('revocableCache', () => {
+  it('answers a remembered value until it expires', async () => {
+    const cache = revocableCache<number, { role: string }>({ ttlMs: 40 });
+    cache.remember(1, { role: 'user' }, cache.generation());
+    expect(cache.get(1)).toEqual({ role: 'user' });
+    expect(cache.get(2)).toBeUndefined();
+    await pause(60);
+    expect(cache.get(1)).toBeUndefined();
+  });
+
+  it('forget drops the entry at once', () => {
+    const cache = revocableCache<string, string>({ ttlMs: 10_000 });
+    cache.remember('a', 'A', cache.generation());
+    cache.forget('a');
+    expect(cache.get('a')).toBeUndefined();
+  });
+
+  it('a read that started before a revocation does not put the old value back', () => {
+    const cache = revocableCache<number, string>({ ttlMs: 10_000 });
+    const before = cache.generation(); // a read starts
+    cache.forget(1); // a change completes meanwhile
+    cache.remember(1, 'old', before); // the read returns the old value
+    expect(cache.get(1)).toBeUndefined();
+  });
+
+  it('getOrLoad loads once, then answers from the cache; misses are not cached', async () => {
+    const cache = revocableCache<number, string>({ ttlMs: 10_000 });
+    const load = jest.fn(async () => 'one');
+    expect(await cache.getOrLoad(1, load)).toBe('one');
+    expect(await cache.getOrLoad(1, load)).toBe('one');
+    expect(load).toHaveBeenCalledTimes(1);
+    const missing = jest.fn(async () => null);
+    expect(await cache.getOrLoad(2, missing)).toBeUndefined();
+    expect(await cache.getOrLoad(2, missing)).toBeUndefined();
+    expect(missing).toHaveBeenCalledTimes(2);
+  });
+
+  it('getOrLoad does not cache what it read while the key was forgotten', async () => {
+    const cache = revocableCache<number, string>({ ttlMs: 10_000 });
+    let finish: (value: string) => void = () => undefined;
+    const pending = cache.getOrLoad(1, () => new Promise<string>((resolve) => (finish = resolve)));
+    cache.forget(1);
+    finish('stale');
+    expect(await pending).toBe('stale');
+    expect(cache.get(1)).toBeUndefined();
+  });
+
+  it('keeps at most max entries, dropping the least recently used', () => {
+    const cache = revocableCache<number, string>({ ttlMs: 10_000, max: 2 });
+    cache.remember(1, 'a', cache.generation());
+    cache.remember(2, 'b', cache.generation());
+    cache.get(1);
+    cache.remember(3, 'c', cache.generation());
+    expect([cache.get(1), cache.get(2), cache.get(3)]).toEqual(['a', undefined, 'c']);
+  });
+});
