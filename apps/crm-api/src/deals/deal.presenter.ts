@@ -1,6 +1,7 @@
+import { driverCollection } from '@lib/mongo';
 import type { Connection } from 'mongoose';
 import type { AccountService } from '../accounts/account.service';
-import { contactModel, type ContactDoc } from '../contacts/contact.model';
+import { contactModel } from '../contacts/contact.model';
 import type { ContactPresenter } from '../contacts/contact.presenter';
 import { trackModel, type TrackDoc } from '../tracks/track.model';
 import type { DealDoc } from './deal.model';
@@ -16,9 +17,10 @@ export function dealPresenter(connection: Connection, accounts: AccountService, 
     const account = docs[0].account;
     const contactIds = [...new Set(docs.flatMap((d) => d.contact_ids))];
     const [contactDocs, owners, tracks] = await Promise.all([
-      contactIds.length ? Contact.find({ account, _id: { $in: contactIds } }).lean<ContactDoc[]>() : Promise.resolve([]),
+      // driver reads (the documents lean() gave): a page of deals costs three of them
+      contactIds.length ? driverCollection(Contact).find({ account, _id: { $in: contactIds } }).toArray() : Promise.resolve([]),
       accounts.usersById(account, [...new Set(docs.map((d) => d.owner_id))]),
-      Track.find({ account, _id: { $in: [...new Set(docs.map((d) => d.pipeline_id))] } }, { name: 1 }).lean<Pick<TrackDoc, '_id' | 'name'>[]>(),
+      driverCollection(Track).find<Pick<TrackDoc, '_id' | 'name'>>({ account, _id: { $in: [...new Set(docs.map((d) => d.pipeline_id))] } }, { projection: { name: 1 } }).toArray(),
     ]);
     const contactViews = new Map((await contacts.many(contactDocs)).map((view) => [view.id, view]));
     const ownerById = new Map(owners.map((u) => [u._id, u]));
