@@ -181,6 +181,12 @@ describe('401 on every /dev/api route', () => {
     expect(wrong.body.error.message).toMatch(/wrong/i);
   });
 
+  it('the password is everything after the first colon: a key with more text after a colon is wrong', async () => {
+    const res = await request(ctx.app).get('/dev/api/contacts/list/count').set('Authorization', basic(ann.email, `${ann.apiKey}:x`));
+    expect401(res, 'key:x');
+    expect(res.body.error.message).toMatch(/wrong/i);
+  });
+
   it('answers the 401 in XML when XML is asked for', async () => {
     const res = await request(ctx.app).get('/dev/api/contacts').set('Accept', 'application/xml');
     expect(res.status).toBe(401);

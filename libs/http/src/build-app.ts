@@ -1,11 +1,11 @@
 import { errorHandler, notFoundHandler, type ErrorBodyFormat, type ErrorSender } from '@lib/errors';
 import { buildOpenApi, defineRoute, mountRoutes, z, type AnyRoute, type OpenApiOptions } from '@lib/validation';
 import express, { type Express } from 'express';
-import helmet from 'helmet';
 import { bodyParsers, discardBody } from './body-parsers';
 import { healthRoutes } from './health';
 import type { Lifecycle } from './lifecycle';
 import { httpLogger, type Logger } from './logger';
+import { securityHeaders } from './security-headers';
 
 export interface ServiceAppOptions {
   logger: Logger;
@@ -40,14 +40,7 @@ export function buildServiceApp(options: ServiceAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
-  app.use(helmet());
-  const headers = Object.entries(options.responseHeaders ?? {});
-  if (headers.length) {
-    app.use((_req, res, next) => {
-      for (const [name, value] of headers) res.setHeader(name, value);
-      next();
-    });
-  }
+  app.use(securityHeaders({}, options.responseHeaders));
   app.use(httpLogger(options.logger));
 
   const health = healthRoutes(options.isReady, options.lifecycle);

@@ -7,6 +7,7 @@ export * from './logger';
 export * from './negotiate';
 export * from './request-id';
 export * from './run-service';
+export * from './security-headers';
 export * from './serve';
 export * from './shutdown-settings';
 export * from './xml';

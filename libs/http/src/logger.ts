@@ -20,6 +20,10 @@ export function httpLogger(logger: Logger) {
   return pinoHttp({
     logger,
     genReqId: requestId,
+    // Our serializers read three fields of the raw request and one of the response: pino-std-serializers'
+    // wrappers would first copy every request (headers, address, port) and response into objects
+    // the log never shows. Errors keep pino's standard `err` serializer.
+    wrapSerializers: false,
     customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
     serializers: {
       req: (req) => ({ id: req.id, method: req.method, url: redactUrl(req.url) }),

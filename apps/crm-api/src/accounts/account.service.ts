@@ -1,5 +1,5 @@
 import { HttpError } from '@lib/errors';
-import { nextSequence } from '@lib/mongo';
+import { driverCollection, nextSequence } from '@lib/mongo';
 import type { Connection } from 'mongoose';
 import { credentialCache } from '../auth/credential-cache';
 import { accountModel, type AccountDoc } from './account.model';
@@ -104,7 +104,8 @@ export function accountService(connection: Connection) {
 
     findUser: (account: number, email: string) => DomainUser.findOne({ account, email }).lean<DomainUserDoc>(),
 
-    usersById: (account: number, ids: number[]) => DomainUser.find({ account, _id: { $in: ids } }).lean<DomainUserDoc[]>(),
+    /** Owners of every contact and deal read: straight to the driver (the documents lean() gave). */
+    usersById: (account: number, ids: number[]) => driverCollection(DomainUser).find({ account, _id: { $in: ids } }).toArray(),
 
     /**
      * The enabled user with this email and API key, or null. A verified credential is cached for

@@ -1,6 +1,7 @@
+import { driverCollection } from '@lib/mongo';
 import type { Connection } from 'mongoose';
 import type { AccountService } from '../accounts/account.service';
-import { contactModel, type ContactDoc } from '../contacts/contact.model';
+import { contactModel } from '../contacts/contact.model';
 import type { ContactPresenter } from '../contacts/contact.presenter';
 import { noteModel, type NoteDoc } from '../notes/note.model';
 import { trackModel, type TrackDoc } from '../tracks/track.model';
@@ -19,22 +20,26 @@ export function dealPresenter(connection: Connection, accounts: AccountService, 
     const contactIds = [...new Set(docs.flatMap((d) => d.contact_ids))];
     const dealIds = docs.map((d) => d._id);
     const [contactDocs, owners, tracks, notes] = await Promise.all([
-      contactIds.length ? Contact.find({ account, _id: { $in: contactIds } }).lean<ContactDoc[]>() : Promise.resolve([]),
+      // driver reads (the documents lean() gave): a page of deals costs four of them
+      contactIds.length ? driverCollection(Contact).find({ account, _id: { $in: contactIds } }).toArray() : Promise.resolve([]),
       accounts.usersById(account, [...new Set(docs.map((d) => d.owner_id))]),
-      Track.find({ account, _id: { $in: [...new Set(docs.map((d) => d.pipeline_id))] } }, { name: 1 }).lean<Pick<TrackDoc, '_id' | 'name'>[]>(),
-      Note.find({ account, deals: { $in: dealIds } }, { deals: 1 }).sort({ created_time: 1, _id: 1 }).lean<Pick<NoteDoc, '_id' | 'deals'>[]>(),
+      driverCollection(Track).find<Pick<TrackDoc, '_id' | 'name'>>({ account, _id: { $in: [...new Set(docs.map((d) => d.pipeline_id))] } }, { projection: { name: 1 } }).toArray(),
+      driverCollection(Note)
+        .find<Pick<NoteDoc, '_id' | 'deals'>>({ account, deals: { $in: dealIds } }, { projection: { deals: 1 }, sort: { created_time: 1, _id: 1 } })
+        .toArray(),
     ]);
     const contactViews = new Map((await contacts.many(contactDocs)).map((view) => [view.id, view]));
     const ownerById = new Map(owners.map((u) => [u._id, u]));
     const trackName = new Map(tracks.map((t) => [t._id, t.name]));
-    const notesOf = (deal: number) => notes.filter((note) => note.deals.includes(deal)).map((note) => note._id);
+    const notesByDeal = new Map<number, number[]>();
+    for (const note of notes) for (const deal of note.deals) notesByDeal.set(deal, [...(notesByDeal.get(deal) ?? []), note._id]);
     return docs.map((doc) =>
       dealView(doc, {
         // a contact deleted while this was read is left out: no dangling ids
         contacts: doc.contact_ids.flatMap((id) => contactViews.get(id) ?? []),
         owner: ownerById.get(doc.owner_id),
         trackName: trackName.get(doc.pipeline_id),
-        notes: notesOf(doc._id),
+        notes: notesByDeal.get(doc._id) ?? [],
       }),
     );
   }

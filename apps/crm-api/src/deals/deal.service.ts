@@ -1,5 +1,5 @@
 import { HttpError, conflict, validationFailed, type FieldIssue } from '@lib/errors';
-import { nextSequence } from '@lib/mongo';
+import { driverCollection, nextSequence } from '@lib/mongo';
 import type { Connection } from 'mongoose';
 import { domainUserModel } from '../accounts/domain-user.model';
 import { contactModel } from '../contacts/contact.model';
@@ -124,7 +124,8 @@ export function dealService(connection: Connection, deps: { tracks: TrackService
     list: (account: number, params: { page_size: number; cursor?: string }, pipelineId?: number): Promise<Page<DealDoc>> =>
       deps.pager.page(Deal, { account, ...(pipelineId !== undefined && { pipeline_id: pipelineId }) }, params, `deals:${account}:${pipelineId ?? 'all'}`),
 
-    inTrack: (account: number, pipelineId: number) => Deal.find({ account, pipeline_id: pipelineId }).sort(byCreation).lean<DealDoc[]>(),
+    /** D9's read (all of a track's deals), straight to the driver: the documents lean() gave, without a mongoose Query. */
+    inTrack: (account: number, pipelineId: number) => driverCollection(Deal).find({ account, pipeline_id: pipelineId }, { sort: byCreation }).toArray(),
 
     ofContact: (account: number, contactId: number) => Deal.find({ account, contact_ids: contactId }).sort(byCreation).lean<DealDoc[]>(),
 

@@ -1,4 +1,4 @@
-import { createWithSequenceId, nextSequence } from '@lib/mongo';
+import { createWithSequenceId, driverCollection, nextSequence } from '@lib/mongo';
 import { keysetAfter, takePage } from '@lib/paging';
 import type { Connection } from 'mongoose';
 import { userModel, type UserDoc } from './user.model';
@@ -16,7 +16,8 @@ export function userService(connection: Connection) {
     /** Users in append order after id `after`, fetched `limit + 1` to know whether more follow. */
     async page(limit: number, after?: number): Promise<{ items: UserDoc[]; hasMore: boolean }> {
       const filter = after === undefined ? {} : keysetAfter([{ field: '_id', direction: 1 }], [after]);
-      const fetched = await User.find(filter).sort({ _id: 1 }).limit(limit + 1).lean<UserDoc[]>();
+      // The hottest read: straight to the driver (what lean() returns, without building a mongoose Query).
+      const fetched = await driverCollection(User).find(filter, { sort: { _id: 1 }, limit: limit + 1 }).toArray();
       return takePage(fetched, limit);
     },
 
