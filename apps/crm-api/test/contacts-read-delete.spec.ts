@@ -26,8 +26,9 @@ async function waitFor(check: () => boolean) {
  * Interleaving control: the first call of the model method `method` whose arguments match waits
  * until `open()`; `reached` tells when it got there.
  */
-function holdFirst(method: 'create' | 'updateOne', matches: (args: unknown[]) => boolean) {
-  const model = ctx.Contact as unknown as Record<string, (...args: unknown[]) => unknown>;
+/** Holds the first matching write of a contact: `insertOne` (a create, written with the driver) or `updateOne` (an edit, through the model). */
+function holdFirst(method: 'insertOne' | 'updateOne', matches: (args: unknown[]) => boolean) {
+  const model = (method === 'insertOne' ? ctx.Contact.collection : ctx.Contact) as unknown as Record<string, (...args: unknown[]) => unknown>;
   const original = model[method].bind(model);
   let open!: () => void;
   const gate = new Promise<void>((resolve) => (open = resolve));
@@ -192,7 +193,7 @@ describe('C5: delete', () => {
 
   it('unlinks a person created while its company is deleted (checked before the delete, written after it)', async () => {
     const acme = await createAs(ann, company('Acme'));
-    const hold = holdFirst('create', ([doc]) => (doc as { contact_company_id?: number }).contact_company_id === acme.id);
+    const hold = holdFirst('insertOne', ([doc]) => (doc as { contact_company_id?: number }).contact_company_id === acme.id);
     let created;
     try {
       const creating = ctx.as(ann).post('/dev/api/contacts').send(person('Ann', undefined, { contact_company_id: acme.id })).then((res) => res);

@@ -1,9 +1,10 @@
 import { useTestDatabase } from './testing';
 import { Schema } from 'mongoose';
-import { createWithSequenceId, nextSequence } from './counter';
+import { forgetHeldIds, idSequence, insertWithSequenceId, MAX_ID_ATTEMPTS, nextSequence } from './counter';
 
 describe('nextSequence', () => {
   const db = useTestDatabase();
+  beforeEach(() => db.clear());
 
   it('starts a new sequence at 1 and counts up', async () => {
     expect(await nextSequence(db.connection, 'first')).toBe(1);
@@ -20,8 +21,8 @@ describe('nextSequence', () => {
 
   it('retries once when a concurrent first call inserted the counter (duplicate key on upsert)', async () => {
     expect(await nextSequence(db.connection, 'raced')).toBe(1);
-    const Counter = db.connection.models.Counter;
-    const spy = jest.spyOn(Counter, 'findOneAndUpdate').mockImplementationOnce(() => {
+    const counters = db.connection.models.Counter.collection;
+    const spy = jest.spyOn(counters, 'findOneAndUpdate').mockImplementationOnce(() => {
       throw Object.assign(new Error('E11000 duplicate key error collection: counters'), { code: 11000 });
     });
     try {
@@ -50,33 +51,109 @@ describe('nextSequence', () => {
     expect(doc).toEqual({ _id: 'stored', seq: 2 });
   });
 
-  describe('createWithSequenceId', () => {
+  describe('idSequence', () => {
+    const seq = () => db.connection.collection('counters').findOne({ _id: 'blocked' as never });
+
+    it('adds the offset to each id', async () => {
+      const ids = idSequence(db.connection, 'offset', { offset: 1 });
+      expect([await ids.next(), await ids.next()]).toEqual([2, 3]);
+    });
+
+    it('with a block, reserves that many ids with one counter write and hands them out in order', async () => {
+      const ids = idSequence(db.connection, 'blocked', { block: 5 });
+      expect([await ids.next(), await ids.next()]).toEqual([1, 2]);
+      expect(await seq()).toEqual({ _id: 'blocked', seq: 5 });
+      // another process (or a plain caller) gets numbers after the block
+      expect(await nextSequence(db.connection, 'blocked')).toBe(6);
+      expect([await ids.next(), await ids.next(), await ids.next(), await ids.next()]).toEqual([3, 4, 5, 7]);
+      expect(await seq()).toEqual({ _id: 'blocked', seq: 11 });
+    });
+
+    it('gives 30 parallel callers of a blocked sequence 30 distinct ids from 6 counter writes', async () => {
+      const ids = idSequence(db.connection, 'blocked', { block: 5 });
+      const got = await Promise.all(Array.from({ length: 30 }, () => ids.next()));
+      expect([...got].sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+      expect(await seq()).toEqual({ _id: 'blocked', seq: 30 });
+    });
+
+    it('skipPast moves the counter past a stored id and drops the held block; it never moves it back', async () => {
+      const ids = idSequence(db.connection, 'blocked', { block: 5 });
+      expect(await ids.next()).toBe(1);
+      await ids.skipPast(40);
+      expect(await ids.next()).toBe(41);
+      await ids.skipPast(10);
+      expect(await seq()).toEqual({ _id: 'blocked', seq: 45 });
+    });
+
+    it('forgetHeldIds drops the blocks held for a connection', async () => {
+      const ids = idSequence(db.connection, 'blocked', { block: 5 });
+      expect(await ids.next()).toBe(1);
+      forgetHeldIds(db.connection);
+      expect(await ids.next()).toBe(6);
+    });
+  });
+
+  describe('insertWithSequenceId', () => {
     const model = () =>
       db.connection.models.Thing ?? db.connection.model('Thing', new Schema({ _id: Number, name: { type: String, unique: true } }, { versionKey: false }), 'things');
+    const ids = () => idSequence(db.connection, 'things');
+
+    it('inserts under the next id of the sequence', async () => {
+      expect(await insertWithSequenceId(model(), ids(), (id) => ({ _id: id, name: 'a' }))).toEqual({ _id: 1, name: 'a' });
+      expect(await insertWithSequenceId(model(), ids(), (id) => ({ _id: id, name: 'b' }))).toEqual({ _id: 2, name: 'b' });
+      expect(await model().find().sort({ _id: 1 }).lean()).toEqual([{ _id: 1, name: 'a' }, { _id: 2, name: 'b' }]);
+    });
 
     it('answers with the stored document when its own insert was already applied (a retried write)', async () => {
       await model().createIndexes();
-      const first = await createWithSequenceId(model(), { _id: 1, name: 'a' });
-      expect(first).toEqual({ _id: 1, name: 'a' });
-      expect(await createWithSequenceId(model(), { _id: 1, name: 'a' })).toEqual({ _id: 1, name: 'a' });
+      await model().create({ _id: 1, name: 'a' });
+      const insert = jest.fn(async (doc: { _id: number; name: string }) => (await model().create(doc)).toObject());
+      expect(await insertWithSequenceId(model(), ids(), (id) => ({ _id: id, name: 'a' }), { insert })).toEqual({ _id: 1, name: 'a' });
+      expect(insert).toHaveBeenCalledTimes(1);
       expect(await model().countDocuments()).toBe(1);
     });
 
-    it('still fails when the stored document with that id is another one', async () => {
-      await createWithSequenceId(model(), { _id: 1, name: 'a' });
-      await expect(createWithSequenceId(model(), { _id: 1, name: 'b' })).rejects.toMatchObject({ code: 11000 });
+    it('when another document holds the id (counter behind the data), moves the counter past the stored ids, undoes the attempt and retries', async () => {
+      await model().create([{ _id: 1, name: 'old1' }, { _id: 7, name: 'old7' }]);
+      const abandoned: number[] = [];
+      const built: number[] = [];
+      const doc = await insertWithSequenceId(
+        model(),
+        ids(),
+        (id) => {
+          built.push(id);
+          return { _id: id, name: 'new' };
+        },
+        { abandon: async (d) => void abandoned.push(d._id) },
+      );
+      expect(doc).toEqual({ _id: 8, name: 'new' });
+      expect(built).toEqual([1, 8]);
+      expect(abandoned).toEqual([1]);
+      expect(await model().find().sort({ _id: 1 }).lean()).toEqual([
+        { _id: 1, name: 'old1' },
+        { _id: 7, name: 'old7' },
+        { _id: 8, name: 'new' },
+      ]);
+      expect(await nextSequence(db.connection, 'things')).toBe(9);
     });
 
-    it('with renumber, takes a fresh id when another document holds the id', async () => {
-      await createWithSequenceId(model(), { _id: 1, name: 'a' });
-      expect(await createWithSequenceId(model(), { _id: 1, name: 'b' }, async () => 2)).toEqual({ _id: 2, name: 'b' });
-      expect(await model().countDocuments()).toBe(2);
+    it(`gives up after ${MAX_ID_ATTEMPTS} taken ids, with the duplicate key error`, async () => {
+      await model().create({ _id: 1, name: 'old' });
+      const stuck = { next: jest.fn(async () => 1), skipPast: jest.fn(async () => undefined) };
+      const abandon = jest.fn(async () => undefined);
+      await expect(insertWithSequenceId(model(), stuck, (id) => ({ _id: id, name: 'new' }), { abandon })).rejects.toMatchObject({ code: 11000 });
+      expect(stuck.next).toHaveBeenCalledTimes(MAX_ID_ATTEMPTS);
+      expect(abandon).toHaveBeenCalledTimes(MAX_ID_ATTEMPTS);
+      expect(await model().countDocuments()).toBe(1);
     });
 
-    it('still fails on a duplicate of another unique field', async () => {
+    it('passes on a duplicate of another unique field without retrying', async () => {
       await model().createIndexes();
-      await createWithSequenceId(model(), { _id: 1, name: 'a' });
-      await expect(createWithSequenceId(model(), { _id: 2, name: 'a' })).rejects.toMatchObject({ code: 11000 });
+      await model().create({ _id: 100, name: 'a' });
+      const abandon = jest.fn(async () => undefined);
+      await expect(insertWithSequenceId(model(), ids(), (id) => ({ _id: id, name: 'a' }), { abandon })).rejects.toMatchObject({ code: 11000 });
+      expect(abandon).not.toHaveBeenCalled();
+      expect(await model().countDocuments()).toBe(1);
     });
   });
 });

@@ -1,5 +1,5 @@
 import { notFound } from '@lib/errors';
-import { createWithSequenceId, driverCollection, nextSequence } from '@lib/mongo';
+import { driverCollection, idSequence, insertWithSequenceId } from '@lib/mongo';
 import type { Connection } from 'mongoose';
 import { articleModel, type ArticleDoc } from './article.model';
 
@@ -12,6 +12,7 @@ const missing = (id: number) => notFound(`Article ${id} not found`);
 
 export function articleService(connection: Connection) {
   const Article = articleModel(connection);
+  const ids = idSequence(connection, 'articles');
 
   return {
     async list(offset: number, limit: number): Promise<{ total: number; items: ArticleDoc[] }> {
@@ -30,10 +31,7 @@ export function articleService(connection: Connection) {
       return doc;
     },
 
-    async create(fields: ArticleFields): Promise<ArticleDoc> {
-      const id = await nextSequence(connection, 'articles');
-      return createWithSequenceId(Article, { _id: id, ...fields } as ArticleDoc, () => nextSequence(connection, 'articles'));
-    },
+    create: (fields: ArticleFields): Promise<ArticleDoc> => insertWithSequenceId(Article, ids, (id) => ({ _id: id, ...fields }) as ArticleDoc),
 
     async replace(id: number, fields: ArticleFields): Promise<ArticleDoc> {
       const doc = await Article.findOneAndUpdate({ _id: id }, { $set: fields }, { returnDocument: 'after' }).lean<ArticleDoc>();

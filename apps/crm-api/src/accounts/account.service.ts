@@ -1,5 +1,5 @@
 import { HttpError } from '@lib/errors';
-import { driverCollection, nextSequence } from '@lib/mongo';
+import { driverCollection, idSequence, insertWithSequenceId } from '@lib/mongo';
 import type { Connection } from 'mongoose';
 import { credentialCache } from '../auth/credential-cache';
 import { accountModel, type AccountDoc } from './account.model';
@@ -15,13 +15,14 @@ export function accountService(connection: Connection) {
   const Account = accountModel(connection);
   const DomainUser = domainUserModel(connection);
   const credentials = credentialCache(connection);
+  const accountIds = idSequence(connection, 'accounts');
+  const userIds = idSequence(connection, 'domain_users');
 
   async function ensureAccount(domain: string): Promise<AccountDoc> {
     const existing = await Account.findOne({ domain }).lean<AccountDoc>();
     if (existing) return existing;
-    const id = await nextSequence(connection, 'accounts');
     try {
-      return (await Account.create({ _id: id, domain, contact_count: 0, created_time: nowSeconds() })).toObject();
+      return await insertWithSequenceId(Account, accountIds, (id) => ({ _id: id, domain, contact_count: 0, created_time: nowSeconds() }));
     } catch (err) {
       if ((err as { code?: number }).code !== 11000) throw err;
       const existing = await Account.findOne({ domain }).lean<AccountDoc>(); // created concurrently
@@ -57,9 +58,8 @@ export function accountService(connection: Connection) {
       if (await DomainUser.exists({ email: input.email })) throw taken(); // before making an account for nobody
       const account = await ensureAccount(input.domain);
       const apiKey = input.apiKey ?? generateApiKey();
-      const id = await nextSequence(connection, 'domain_users');
       try {
-        const user = await DomainUser.create({
+        const user = await insertWithSequenceId(DomainUser, userIds, (id) => ({
           _id: id,
           account: account._id,
           domain: account.domain,
@@ -69,8 +69,8 @@ export function accountService(connection: Connection) {
           is_account_owner: Boolean(input.owner),
           api_key_hash: hashApiKey(apiKey),
           created_time: nowSeconds(),
-        });
-        return { user: user.toObject(), apiKey };
+        }) as DomainUserDoc);
+        return { user, apiKey };
       } catch (err) {
         if ((err as { code?: number }).code === 11000) throw taken();
         throw err;

@@ -2,6 +2,7 @@ import { validationFailed } from '@lib/errors';
 import { defineRoute, z, type AnyRoute } from '@lib/validation';
 import type { Request, Response } from 'express';
 import type { AccountService } from '../accounts/account.service';
+import { userView } from '../accounts/user.view';
 import { currentUser } from '../auth/basic-auth';
 import { commonErrors, limitError, noContent, notFoundError } from '../errors.outputs';
 import { shapePage, type Page } from '../paging';
@@ -10,6 +11,7 @@ import { isEmail } from './contact-rules';
 import type { ContactDoc } from './contact.model';
 import { contactListOutput, contactOutput } from './contact.outputs';
 import type { ContactPresenter } from './contact.presenter';
+import { contactView } from './contact.view';
 import {
   changeOwnerForm,
   companiesForm,
@@ -45,6 +47,11 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
 
   async function sendOne(req: Request, res: Response, doc: ContactDoc) {
     reply(req, res, await present.one(doc), { root: 'contact' });
+  }
+
+  /** A contact just created by the caller: its owner is the caller, already in hand from authentication (no owner lookup). */
+  function sendCreated(req: Request, res: Response, doc: ContactDoc) {
+    reply(req, res, contactView(doc, userView(currentUser(req))), { root: 'contact' });
   }
 
   async function sendPage(req: Request, res: Response, result: Page<ContactDoc>, fallback: 'json' | 'xml' = 'json') {
@@ -263,7 +270,7 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       responses: { 200: one, ...commonErrors, 406: limitError },
       handler: async ({ body }, req, res) => {
         if (body.id !== undefined) throw validationFailed([{ field: 'id', message: 'must not be sent when creating; use PUT to update' }]);
-        await sendOne(req, res, await contacts.create(currentUser(req), body));
+        sendCreated(req, res, await contacts.create(currentUser(req), body));
       },
     }),
     defineRoute({
@@ -274,8 +281,8 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       request: { body: contactInput },
       responses: { 200: one, 404: notFoundError, ...commonErrors, 406: limitError },
       handler: async ({ body }, req, res) => {
-        const doc = body.id === undefined ? await contacts.create(currentUser(req), body) : await contacts.update(account(req), body.id, body);
-        await sendOne(req, res, doc);
+        if (body.id === undefined) return sendCreated(req, res, await contacts.create(currentUser(req), body));
+        await sendOne(req, res, await contacts.update(account(req), body.id, body));
       },
     }),
     defineRoute({

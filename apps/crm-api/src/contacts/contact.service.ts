@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { HttpError, badRequest, conflict, validationFailed } from '@lib/errors';
-import { createWithSequenceId, nextSequence } from '@lib/mongo';
+import { driverCollection, idSequence, insertWithSequenceId } from '@lib/mongo';
 import type { Connection } from 'mongoose';
 import { accountModel } from '../accounts/account.model';
 import type { DomainUserDoc } from '../accounts/domain-user.model';
@@ -18,9 +18,22 @@ const CAMPAIGN_LISTS = ['campaignStatus', 'unsubscribeStatus', 'emailBounceStatu
 const LEASE_MS = 10_000;
 const LEASE_WAIT_MS = 15_000;
 
+/**
+ * Contact ids are reserved this many at a time (one counter write per block instead of one per
+ * create): unique across processes, increasing within one, with gaps where a process stopped.
+ */
+const CONTACT_ID_BLOCK = 20;
+
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 const tagsOf = (doc: Pick<ContactDoc, 'tag_times'>) => Object.keys(doc.tag_times ?? {});
 const tagPath = (tag: string) => `tag_times.${tag}`;
+/** A property as the model stores it: its fields in schema order, absent ones left out. */
+const storedProperty = ({ name, type, subtype, value }: Property): Property => ({
+  name,
+  type,
+  ...(subtype !== undefined && { subtype }),
+  ...(value !== undefined && { value }),
+});
 
 export const contactNotFound = (what: string) => new HttpError(404, 'contact_not_found', `No contact ${what}`);
 const noContactWithEmail = (email: string) => badRequest(`No contact has the email ${email}`, [{ field: 'email', message: 'matches no contact' }]);
@@ -33,8 +46,9 @@ export interface ContactServiceOptions {
 
 export function contactService(connection: Connection, options: ContactServiceOptions) {
   const Contact = contactModel(connection);
-  const Account = accountModel(connection);
+  const accounts = driverCollection(accountModel(connection));
   const claims = emailClaims(connection);
+  const contactIds = idSequence(connection, 'contacts', { block: CONTACT_ID_BLOCK });
 
   /**
    * Reserves one contact slot of the account, atomically against the limit (406 when full). No
@@ -42,12 +56,21 @@ export function contactService(connection: Connection, options: ContactServiceOp
    * recount would hand that slot out twice and let concurrent creates pass the limit.
    */
   async function reserveSlot(account: number): Promise<void> {
-    const reserved = await Account.updateOne({ _id: account, contact_count: { $lt: options.contactLimit } }, { $inc: { contact_count: 1 } });
+    const reserved = await accounts.updateOne({ _id: account, contact_count: { $lt: options.contactLimit } }, { $inc: { contact_count: 1 } });
     if (reserved.matchedCount) return;
     throw new HttpError(406, 'contact_limit_reached', `The account holds its limit of ${options.contactLimit} contacts`);
   }
 
-  const releaseSlot = (account: number) => Account.updateOne({ _id: account }, { $inc: { contact_count: -1 } });
+  const releaseSlot = (account: number) => accounts.updateOne({ _id: account }, { $inc: { contact_count: -1 } });
+
+  /**
+   * The contact as stored, every field given (what the model's defaults would add), written with the
+   * driver: the body was validated already, and a mongoose document costs more CPU than the insert.
+   */
+  async function insertContact(doc: ContactDoc): Promise<ContactDoc> {
+    await driverCollection(Contact).insertOne(doc);
+    return doc;
+  }
 
   async function assertCompany(account: number, id: number | null): Promise<void> {
     if (id === null) return;
@@ -167,7 +190,10 @@ export function contactService(connection: Connection, options: ContactServiceOp
 
     findByEmails: (account: number, emails: string[]) => Contact.find({ account, emails: { $in: emails } }).sort({ _id: 1 }).lean<ContactDoc[]>(),
 
-    /** C3 (and C4 without id). */
+    /**
+     * C3 (and C4 without id): reserves a slot of the contact limit, claims the person's emails, and
+     * inserts; a refusal or failure at any step undoes the steps before it.
+     */
     async create(owner: DomainUserDoc, input: ContactInput): Promise<ContactDoc> {
       const account = owner.account;
       const state: ContactState = {
@@ -182,27 +208,44 @@ export function contactService(connection: Connection, options: ContactServiceOp
       assertContactRules(state);
       await assertCompany(account, state.contact_company_id);
       await reserveSlot(account);
-      const id = await nextSequence(connection, 'contacts');
       const emails = emailsOf(state.properties);
+      const now = nowSeconds();
+      let claimed: { id: number; emails: string[] } | undefined;
+      const releaseClaims = async () => {
+        if (claimed) await claims.release(account, claimed.id, claimed.emails);
+        claimed = undefined;
+      };
       let created: ContactDoc;
       try {
-        if (state.type === 'PERSON') await claims.claim(account, id, emails);
-        const now = nowSeconds();
-        const { tags, ...fields } = state;
-        created = await createWithSequenceId(Contact, {
-          _id: id,
-          account,
-          owner: owner._id,
-          ...fields,
-          tag_times: tagTimes(tags),
-          emails,
-          widget_properties: input.widget_properties ?? null,
-          created_time: now,
-          updated_time: now,
-        } as ContactDoc);
+        created = await insertWithSequenceId(
+          Contact,
+          contactIds,
+          async (id): Promise<ContactDoc> => {
+            if (state.type === 'PERSON') claimed = { id, emails: await claims.claim(account, id, emails) };
+            return {
+              _id: id,
+              account,
+              owner: owner._id,
+              type: state.type,
+              tag_times: tagTimes(state.tags),
+              lead_score: state.lead_score,
+              star_value: state.star_value,
+              contact_company_id: state.contact_company_id,
+              properties: state.properties.map(storedProperty),
+              emails,
+              campaignStatus: [],
+              unsubscribeStatus: [],
+              emailBounceStatus: [],
+              widget_properties: input.widget_properties ?? null,
+              created_time: now,
+              updated_time: now,
+              rev: 0,
+            };
+          },
+          { insert: insertContact, abandon: releaseClaims },
+        );
       } catch (err) {
-        await releaseSlot(account);
-        await claims.releaseAll(id);
+        await Promise.all([releaseSlot(account), releaseClaims()]);
         throw err;
       }
       return dropDeletedCompany(created);

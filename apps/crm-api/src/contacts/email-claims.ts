@@ -1,4 +1,5 @@
 import { HttpError } from '@lib/errors';
+import { driverCollection } from '@lib/mongo';
 import type { Connection } from 'mongoose';
 import { contactModel, emailClaimModel } from './contact.model';
 
@@ -19,14 +20,32 @@ export function emailClaims(connection: Connection) {
   const Contact = contactModel(connection);
   const key = (account: number, email: string) => `${account}:${email}`;
 
-  async function claimOne(account: number, contact: number, email: string): Promise<boolean> {
-    const _id = key(account, email);
+  /**
+   * Inserts a claim for each email in one command (unordered: each insert stands alone) and
+   * answers the emails whose claim already existed.
+   */
+  async function insertClaims(account: number, contact: number, emails: string[]): Promise<string[]> {
+    const now = Date.now();
     try {
-      await Claim.create({ _id, contact, claimed_at: Date.now() });
-      return true;
+      await driverCollection(Claim).insertMany(
+        emails.map((email) => ({ _id: key(account, email), contact, claimed_at: now })),
+        { ordered: false },
+      );
+      return [];
     } catch (err) {
-      if ((err as { code?: number }).code !== 11000) throw err;
+      const { code, writeErrors = [], errorResponse } = err as { code?: number; writeErrors?: { code?: number; index: number }[]; errorResponse?: unknown };
+      if (writeErrors.length && writeErrors.every((e) => e.code === 11000)) return writeErrors.map((e) => emails[e.index]);
+      // a server that refuses the whole batch for one duplicate (the embedded one) stored none: each email is tried on its own
+      if (code === 11000 && !writeErrors.length) return emails;
+      // A driver failure (network, pool) comes wrapped in the bulk error: pass on the original, which
+      // says the database is unavailable. Whatever was stored is taken over once stale, like a claim left by a crash.
+      throw errorResponse instanceof Error ? errorResponse : err;
     }
+  }
+
+  /** An email whose claim exists: false when this contact holds it already; taken over when the holder's claim is stale; else 400. */
+  async function claimHeld(account: number, contact: number, email: string): Promise<boolean> {
+    const _id = key(account, email);
     const holder = await Claim.findById(_id).lean();
     if (!holder) return claimOne(account, contact, email); // released meanwhile
     if (holder.contact === contact) return false;
@@ -37,12 +56,22 @@ export function emailClaims(connection: Connection) {
     return true;
   }
 
+  async function claimOne(account: number, contact: number, email: string): Promise<boolean> {
+    const held = await insertClaims(account, contact, [email]);
+    return held.length === 0 || claimHeld(account, contact, email);
+  }
+
   return {
-    /** Claims every email for the contact; on any conflict releases what this call claimed and throws 400. */
+    /**
+     * Claims every email for the contact and answers the ones this call claimed; on any conflict
+     * releases what this call claimed and throws 400.
+     */
     async claim(account: number, contact: number, emails: string[]): Promise<string[]> {
-      const claimed: string[] = [];
+      if (!emails.length) return [];
+      const held = await insertClaims(account, contact, emails);
+      const claimed = emails.filter((email) => !held.includes(email));
       try {
-        for (const email of emails) if (await claimOne(account, contact, email)) claimed.push(email);
+        for (const email of held) if (await claimHeld(account, contact, email)) claimed.push(email);
         return claimed;
       } catch (err) {
         await this.release(account, contact, claimed);

@@ -1,5 +1,5 @@
 import { HttpError, conflict, validationFailed, type FieldIssue } from '@lib/errors';
-import { driverCollection, nextSequence } from '@lib/mongo';
+import { driverCollection, idSequence, insertWithSequenceId } from '@lib/mongo';
 import type { Connection } from 'mongoose';
 import { domainUserModel } from '../accounts/domain-user.model';
 import { contactModel } from '../contacts/contact.model';
@@ -50,6 +50,7 @@ function isMilestoneOf(milestones: string[], name: string): boolean {
 
 export function dealService(connection: Connection, deps: { tracks: TrackService; pager: CrmPager }) {
   const Deal = dealModel(connection);
+  const ids = idSequence(connection, 'deals');
   const Contact = contactModel(connection);
   const DomainUser = domainUserModel(connection);
 
@@ -136,9 +137,8 @@ export function dealService(connection: Connection, deps: { tracks: TrackService
       const state = stateOf(input);
       state.contact_ids = unique([...state.contact_ids, ...extraContacts]);
       await assertRefs(account, state);
-      const id = await nextSequence(connection, 'deals');
       const now = nowSeconds();
-      await Deal.create({ _id: id, account, ...state, created_time: now, updated_time: now });
+      const { _id: id } = await insertWithSequenceId(Deal, ids, (_id) => ({ _id, account, ...state, created_time: now, updated_time: now }) as DealDoc);
       return settle(account, id, () => Deal.deleteOne({ _id: id, account }));
     },
 

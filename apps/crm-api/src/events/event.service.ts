@@ -1,5 +1,5 @@
 import { HttpError, validationFailed, type FieldIssue } from '@lib/errors';
-import { nextSequence } from '@lib/mongo';
+import { idSequence, insertWithSequenceId } from '@lib/mongo';
 import type { SortKey } from '@lib/paging';
 import type { Connection } from 'mongoose';
 import type { ContactLinks } from '../contact-links';
@@ -34,6 +34,7 @@ function assertTimes(start: number, end: number): void {
 
 export function eventService(connection: Connection, options: { pager: CrmPager; links: ContactLinks }) {
   const Event = eventModel(connection);
+  const ids = idSequence(connection, 'events');
   const { pager, links } = options;
 
   const list = (account: number, filter: Record<string, unknown>, params: PageParams, scope: string): Promise<Page<EventDoc>> =>
@@ -48,8 +49,7 @@ export function eventService(connection: Connection, options: { pager: CrmPager;
       assertTimes(start, end);
       if (input.contacts?.length) await links.assertExist(account, input.contacts, contactsField);
       const now = nowSeconds();
-      const id = await nextSequence(connection, 'events');
-      const doc = await Event.create({
+      const doc = await insertWithSequenceId(Event, ids, (id) => ({
         _id: id,
         account,
         title,
@@ -61,8 +61,8 @@ export function eventService(connection: Connection, options: { pager: CrmPager;
         contacts: input.contacts ?? [],
         created_time: now,
         updated_time: now,
-      });
-      return links.dropDeleted(Event, doc.toObject());
+      }) as EventDoc);
+      return links.dropDeleted(Event, doc);
     },
 
     /** E4 with an id: the sent fields replace the stored ones; start ≤ end checked on the result. */

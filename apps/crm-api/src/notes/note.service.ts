@@ -1,5 +1,5 @@
 import { HttpError, validationFailed } from '@lib/errors';
-import { nextSequence } from '@lib/mongo';
+import { idSequence, insertWithSequenceId } from '@lib/mongo';
 import type { Connection } from 'mongoose';
 import type { ContactLinks } from '../contact-links';
 import type { CrmPager } from '../paging';
@@ -22,6 +22,7 @@ const noteNotFound = (id: number) => new HttpError(404, 'note_not_found', `No no
 
 export function noteService(connection: Connection, options: { pager: CrmPager; links: ContactLinks; dealsExist: DealsExist }) {
   const Note = noteModel(connection);
+  const ids = idSequence(connection, 'notes');
   const { links, pager } = options;
 
   async function assertRelations(account: number, fields: Partial<NoteFields>, contactsField: string): Promise<void> {
@@ -36,8 +37,7 @@ export function noteService(connection: Connection, options: { pager: CrmPager; 
     async create(account: number, fields: NoteFields, contactsField = 'contact_ids'): Promise<NoteDoc> {
       await assertRelations(account, fields, contactsField);
       const now = nowSeconds();
-      const id = await nextSequence(connection, 'notes');
-      const doc = (await Note.create({ _id: id, account, ...fields, created_time: now, updated_time: now })).toObject();
+      const doc = await insertWithSequenceId(Note, ids, (id) => ({ _id: id, account, ...fields, created_time: now, updated_time: now }) as NoteDoc);
       return links.dropDeleted(Note, doc);
     },
 

@@ -1,5 +1,5 @@
 import { HttpError, validationFailed } from '@lib/errors';
-import { nextSequence } from '@lib/mongo';
+import { idSequence, insertWithSequenceId } from '@lib/mongo';
 import type { SortKey } from '@lib/paging';
 import type { Connection } from 'mongoose';
 import type { AccountService } from '../accounts/account.service';
@@ -38,6 +38,7 @@ function completionOf(current: Completion, sent: SentCompletion): Completion {
 
 export function taskService(connection: Connection, options: { pager: CrmPager; links: ContactLinks; accounts: AccountService }) {
   const Task = taskModel(connection);
+  const ids = idSequence(connection, 'tasks');
   const Note = noteModel(connection);
   const { pager, links, accounts } = options;
 
@@ -64,8 +65,7 @@ export function taskService(connection: Connection, options: { pager: CrmPager; 
       const completion = completionOf(NEW_TASK, input);
       await assertRelations(account, input);
       const now = nowSeconds();
-      const id = await nextSequence(connection, 'tasks');
-      const doc = await Task.create({
+      const doc = await insertWithSequenceId(Task, ids, (id) => ({
         _id: id,
         account,
         owner: input.owner_id ?? caller._id,
@@ -78,8 +78,8 @@ export function taskService(connection: Connection, options: { pager: CrmPager; 
         notes: input.notes ?? [],
         created_time: now,
         updated_time: now,
-      });
-      return links.dropDeleted(Task, doc.toObject());
+      }) as TaskDoc);
+      return links.dropDeleted(Task, doc);
     },
 
     /** T9 and partial-update: the sent fields replace the stored ones, checked against the stored task. */

@@ -1,5 +1,5 @@
 import { HttpError, conflict, validationFailed } from '@lib/errors';
-import { nextSequence } from '@lib/mongo';
+import { idSequence, insertWithSequenceId } from '@lib/mongo';
 import type { Connection } from 'mongoose';
 import { dealModel } from '../deals/deal.model';
 import { DEFAULT_TRACK_NAME, trackModel, type TrackDoc } from './track.model';
@@ -23,13 +23,13 @@ export interface TrackServiceOptions {
 
 export function trackService(connection: Connection, options: TrackServiceOptions) {
   const Track = trackModel(connection);
+  // ids start at 2: D9 and D10 read pipeline_id 0 as "the Default track" and 1 as "all tracks"
+  const ids = idSequence(connection, 'tracks', { offset: 1 });
   const Deal = dealModel(connection);
 
   async function insert(account: number, name: string, milestones: string[]): Promise<TrackDoc> {
-    // ids start at 2: D9 and D10 read pipeline_id 0 as "the Default track" and 1 as "all tracks"
-    const id = (await nextSequence(connection, 'tracks')) + 1;
     try {
-      return (await Track.create({ _id: id, account, name, milestones, created_time: nowSeconds(), rev: 0 })).toObject();
+      return await insertWithSequenceId(Track, ids, (id) => ({ _id: id, account, name, milestones, created_time: nowSeconds(), rev: 0 }));
     } catch (err) {
       if (isDuplicateKey(err)) throw duplicateName(name);
       throw err;

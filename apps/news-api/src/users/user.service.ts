@@ -1,5 +1,5 @@
 import { HttpError, notFound } from '@lib/errors';
-import { createWithSequenceId, nextSequence, revocableCache } from '@lib/mongo';
+import { idSequence, insertWithSequenceId, revocableCache } from '@lib/mongo';
 import { keysetAfter, takePage } from '@lib/paging';
 import type { Connection } from 'mongoose';
 import { hashPassword, verifyNothing, verifyPassword } from '../auth/passwords';
@@ -18,14 +18,14 @@ export const TOKEN_USER_TTL_MS = 10_000;
 export function userService(connection: Connection, options: { tokenUserTtlMs?: number } = {}) {
   const User = userModel(connection);
   const tokenUsers = revocableCache<number, UserDoc>({ ttlMs: options.tokenUserTtlMs ?? TOKEN_USER_TTL_MS });
+  const ids = idSequence(connection, 'users');
 
   return {
     async create(input: { email: string; password: string; role?: Role }): Promise<UserDoc> {
       if (await User.exists({ email: input.email })) throw emailTaken(input.email);
       const password_hash = await hashPassword(input.password);
-      const nextId = () => nextSequence(connection, 'users');
       try {
-        return await createWithSequenceId(User, { _id: await nextId(), email: input.email, password_hash, role: input.role ?? 'user', created_at: new Date() }, nextId);
+        return await insertWithSequenceId(User, ids, (id) => ({ _id: id, email: input.email, password_hash, role: input.role ?? 'user', created_at: new Date() }));
       } catch (err) {
         if ((err as { code?: number }).code !== 11000) throw err;
         // The unique email index decides between two concurrent sign-ups with one email. The hash

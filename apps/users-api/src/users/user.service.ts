@@ -1,4 +1,4 @@
-import { createWithSequenceId, driverCollection, nextSequence } from '@lib/mongo';
+import { driverCollection, idSequence, insertWithSequenceId } from '@lib/mongo';
 import { keysetAfter, takePage } from '@lib/paging';
 import type { Connection } from 'mongoose';
 import { userModel, type UserDoc } from './user.model';
@@ -11,6 +11,7 @@ export interface UserFields {
 
 export function userService(connection: Connection) {
   const User = userModel(connection);
+  const ids = idSequence(connection, 'users');
 
   return {
     /** Users in append order after id `after`, fetched `limit + 1` to know whether more follow. */
@@ -21,10 +22,7 @@ export function userService(connection: Connection) {
       return takePage(fetched, limit);
     },
 
-    async append(fields: UserFields): Promise<UserDoc> {
-      const id = await nextSequence(connection, 'users');
-      return createWithSequenceId(User, { _id: id, ...fields }, () => nextSequence(connection, 'users'));
-    },
+    append: (fields: UserFields): Promise<UserDoc> => insertWithSequenceId(User, ids, (id) => ({ _id: id, ...fields })),
   };
 }
 

@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Connection } from 'mongoose';
 import { connectMongo } from '../connect';
+import { forgetHeldIds } from '../counter';
 
 export interface TestDatabase {
   /** The connection of this test file's own database (available inside tests). */
   readonly connection: Connection;
   readonly dbName: string;
-  /** Empties every collection of the database, keeping indexes. */
+  /** Empties every collection of the database (counters too), keeping indexes. */
   clear(): Promise<void>;
 }
 
@@ -39,6 +40,7 @@ export function useTestDatabase(options: { monitorCommands?: boolean } = {}): Te
     },
     async clear() {
       if (!connection) return;
+      forgetHeldIds(connection); // the counters go too: ids reserved from them before would come round again
       await Promise.all(Object.values(connection.models).map((model) => model.deleteMany({})));
     },
   };
