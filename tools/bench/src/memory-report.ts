@@ -1,0 +1,116 @@
+import type { ProbeSample } from './memory-sample';
+import { slopePerMinute } from './report';
+
+/** The issue's memory target: resident set under 150 MB per app, and no steady growth. */
+export const MEMORY_LIMIT_MB = 150;
+
+/**
+ * Growth slower than this (MB per minute over the soak's second half) is read as flat: below it,
+ * one garbage collection more or less in the window moves the slope as much.
+ */
+export const GROWTH_MB_PER_MIN = 0.5;
+
+const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
+
+/** What one process's resident set is made of at one moment, as a table row. */
+export function compositionRow(name: string, s: ProbeSample): string {
+  const space = (name: string) => s.spaces[name]?.sizeMb ?? NaN;
+  const largeObjects = ['large_object_space', 'code_large_object_space', 'new_large_object_space'].reduce((sum, name) => sum + (s.spaces[name]?.sizeMb ?? 0), 0);
+  // anonymous memory outside V8's heap pages: the buffers' bytes, malloc (V8's, libuv's, OpenSSL's, the
+  // allocator's per-thread arenas), thread stacks. (External counts bson's 17 MB serialisation buffer,
+  // allocated once and mostly never touched, so it is not resident: do not subtract it.)
+  const native = s.rssAnonMb - s.heapPhysicalMb;
+  const cells = [
+    s.rssMb,
+    s.rssFileMb,
+    s.rssAnonMb,
+    s.heapPhysicalMb,
+    space('new_space'),
+    space('old_space'),
+    space('code_space'),
+    largeObjects,
+    s.heapUsedMb,
+    s.liveHeapMb,
+    s.externalMb,
+    s.arrayBuffersMb,
+    s.liveArrayBuffersMb,
+    s.mallocedMb,
+    native,
+  ];
+  return `| ${name} | ${cells.map((c) => fixed(c)).join(' | ')} |`;
+}
+
+export function compositionTable(processes: Array<[string, ProbeSample | undefined]>): string {
+  const lines = [
+    '| process | RSS | of it file-backed (code) | anonymous | V8 heap resident | new space | old space | code space | large objects | heap used | live heap (after last full GC) | external | of it array buffers | array buffers after last full GC | V8 malloc | native (anonymous − V8 heap) |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const [name, sample] of processes) lines.push(sample ? compositionRow(name, sample) : `| ${name} | no probe samples |`);
+  return lines.join('\n');
+}
+
+interface Series {
+  start: number;
+  end: number;
+  max: number;
+  /** Least-squares slope over the second half of the window, MB per minute. */
+  secondHalfSlope: number;
+}
+
+function series(samples: ProbeSample[], value: (s: ProbeSample) => number): Series {
+  const values = samples.map(value);
+  const half = samples.length ? (samples[0].t + samples[samples.length - 1].t) / 2 : 0;
+  return {
+    start: values[0] ?? NaN,
+    end: values[values.length - 1] ?? NaN,
+    max: values.length ? Math.max(...values) : NaN,
+    secondHalfSlope: slopePerMinute(samples.filter((s) => s.t >= half).map((s) => [s.t, value(s)])),
+  };
+}
+
+export interface SoakMemory {
+  app: string;
+  afterBenchMb: number;
+  rss: Series;
+  heapUsed: Series;
+  /** Heap used after full collections: the live data, without the garbage waiting to be collected. */
+  liveHeap: Series;
+}
+
+/** One app's memory over the soak, from its probe samples taken inside the window. */
+export function soakMemory(app: string, afterBenchMb: number, samples: ProbeSample[], window: { startedAt: number; endedAt: number }): SoakMemory {
+  const inWindow = samples.filter((s) => s.t >= window.startedAt && s.t <= window.endedAt);
+  return {
+    app,
+    afterBenchMb,
+    rss: series(inWindow, (s) => s.rssMb),
+    heapUsed: series(inWindow, (s) => s.heapUsedMb),
+    liveHeap: series(
+      inWindow.filter((s) => Number.isFinite(s.liveHeapMb)),
+      (s) => s.liveHeapMb,
+    ),
+  };
+}
+
+/** Over the limit at any point, and whether both the resident set and the live heap keep rising. */
+export function memoryVerdict(m: SoakMemory, limitMb = MEMORY_LIMIT_MB): string {
+  const problems = [
+    ...(m.afterBenchMb >= limitMb || m.rss.max >= limitMb ? [`over ${limitMb} MB`] : []),
+    ...(m.rss.secondHalfSlope > GROWTH_MB_PER_MIN && m.liveHeap.secondHalfSlope > GROWTH_MB_PER_MIN ? ['RSS and live heap rising'] : []),
+  ];
+  return problems.length ? `MISS: ${problems.join(', ')}` : 'ok';
+}
+
+export function memoryTable(rows: SoakMemory[]): string {
+  const lines = [
+    '| app | RSS after bench MB | soak RSS start / end / max MB | RSS 2nd-half slope MB/min | heap used start / end / max MB | heap used slope MB/min | live heap start / end MB | live heap slope MB/min | verdict |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---|',
+  ];
+  for (const m of rows) {
+    const triple = (s: Series) => `${fixed(s.start)} / ${fixed(s.end)} / ${fixed(s.max)}`;
+    lines.push(
+      `| ${m.app} | ${fixed(m.afterBenchMb)} | ${triple(m.rss)} | ${fixed(m.rss.secondHalfSlope, 2)} | ${triple(m.heapUsed)} | ${fixed(m.heapUsed.secondHalfSlope, 2)} | ${fixed(m.liveHeap.start)} / ${fixed(m.liveHeap.end)} | ${fixed(m.liveHeap.secondHalfSlope, 2)} | ${memoryVerdict(m)} |`,
+    );
+  }
+  return lines.join('\n');
+}
