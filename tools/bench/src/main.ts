@@ -88,12 +88,12 @@ async function main(): Promise<void> {
     log(`soak: every app under ${options.connections} connections of reads for ${soakSeconds}s`);
     const reads = endpoints(seeded).filter((e) => e.ours.method === 'GET');
     const window = await soak(
-      APPS.map((app) => ({ app, port: apps[app].port, request: reads.find((e) => e.app === app)?.ours ?? { method: 'GET', path: '/readyz' } })),
+      APPS.map((app) => ({ app, port: apps[app].port, pid: apps[app].pid, request: reads.find((e) => e.app === app)?.ours ?? { method: 'GET', path: '/readyz' } })),
       soakSeconds,
       options.connections,
     );
     await new Promise((resolve) => setTimeout(resolve, 1_100));
-    const memory = APPS.map((app) => soakMemory(app, afterBench[app], readProbeFile(probeFile(app)), window));
+    const memory = APPS.map((app) => soakMemory(app, afterBench[app], readProbeFile(probeFile(app)), window, window.load.get(app)));
     console.log(`\n## Memory (resident set and V8 heap) after the benchmark and over a ${soakSeconds}-second soak\n`);
     console.log(memoryTable(memory));
     console.log(`\nFor scale: the baseline process (bare Express + plain driver, serving every row) held ${baselineRss.toFixed(1)} MB after the benchmark.`);

@@ -16,8 +16,10 @@ const mb = (bytes: number) => Math.round((bytes / MB) * 10) / 10;
 let liveHeapMb = NaN;
 let liveArrayBuffersMb = NaN;
 let majorGcs = 0;
+let gcMs = 0;
 const observer = new PerformanceObserver((list) => {
   for (const entry of list.getEntries()) {
+    gcMs += entry.duration;
     if ((entry as { detail?: { kind?: number } }).detail?.kind !== constants.NODE_PERFORMANCE_GC_MAJOR) continue;
     majorGcs++;
     liveHeapMb = mb(v8.getHeapStatistics().used_heap_size);
@@ -46,6 +48,7 @@ function sample(): ProbeSample {
     liveHeapMb,
     liveArrayBuffersMb,
     majorGcs,
+    gcMs: Math.round(gcMs),
     externalMb: mb(usage.external),
     arrayBuffersMb: mb(usage.arrayBuffers),
     mallocedMb: mb(heap.malloced_memory),

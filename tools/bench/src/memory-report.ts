@@ -81,10 +81,19 @@ export interface SoakMemory {
   liveHeap: Series;
   /** Full (mark-compact) collections during the soak. */
   fullGcs: number;
+  /** CPU time per request answered during the soak, and the part of it spent in GC pauses (ms). */
+  cpuMsPerRequest: number;
+  gcMsPerRequest: number;
 }
 
 /** One app's memory over the soak, from its probe samples taken inside the window. */
-export function soakMemory(app: string, afterBenchMb: number, samples: ProbeSample[], window: { startedAt: number; endedAt: number }): SoakMemory {
+export function soakMemory(
+  app: string,
+  afterBenchMb: number,
+  samples: ProbeSample[],
+  window: { startedAt: number; endedAt: number },
+  load: { requests: number; cpuMs: number } = { requests: 0, cpuMs: NaN },
+): SoakMemory {
   const inWindow = samples.filter((s) => s.t >= window.startedAt && s.t <= window.endedAt);
   // one point per full collection: the first sample after it
   const afterGcs = inWindow.filter((s, i) => Number.isFinite(s.liveHeapMb) && (i === 0 || s.majorGcs !== inWindow[i - 1].majorGcs));
@@ -95,6 +104,8 @@ export function soakMemory(app: string, afterBenchMb: number, samples: ProbeSamp
     heapUsed: series(inWindow, (s) => s.heapUsedMb, window),
     liveHeap: series(afterGcs, (s) => s.liveHeapMb, window, MIN_GCS_FOR_SLOPE),
     fullGcs: inWindow.length ? inWindow[inWindow.length - 1].majorGcs - inWindow[0].majorGcs : 0,
+    cpuMsPerRequest: load.cpuMs / load.requests,
+    gcMsPerRequest: inWindow.length ? (inWindow[inWindow.length - 1].gcMs - inWindow[0].gcMs) / load.requests : NaN,
   };
 }
 
@@ -109,13 +120,13 @@ export function memoryVerdict(m: SoakMemory, limitMb = MEMORY_LIMIT_MB): string 
 
 export function memoryTable(rows: SoakMemory[]): string {
   const lines = [
-    '| app | RSS after bench MB | soak RSS start / end / max MB | RSS 2nd-half slope MB/min | heap used start / end / max MB | heap used slope MB/min | live heap start / end MB (full GCs) | live heap slope MB/min | verdict |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---|',
+    '| app | RSS after bench MB | soak RSS start / end / max MB | RSS 2nd-half slope MB/min | heap used start / end / max MB | heap used slope MB/min | live heap start / end MB (full GCs) | live heap slope MB/min | soak CPU ms/req | of it GC pauses | verdict |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
   ];
   for (const m of rows) {
     const triple = (s: Series) => `${fixed(s.start)} / ${fixed(s.end)} / ${fixed(s.max)}`;
     lines.push(
-      `| ${m.app} | ${fixed(m.afterBenchMb)} | ${triple(m.rss)} | ${fixed(m.rss.secondHalfSlope, 2)} | ${triple(m.heapUsed)} | ${fixed(m.heapUsed.secondHalfSlope, 2)} | ${fixed(m.liveHeap.start)} / ${fixed(m.liveHeap.end)} (${m.fullGcs}) | ${fixed(m.liveHeap.secondHalfSlope, 2)} | ${memoryVerdict(m)} |`,
+      `| ${m.app} | ${fixed(m.afterBenchMb)} | ${triple(m.rss)} | ${fixed(m.rss.secondHalfSlope, 2)} | ${triple(m.heapUsed)} | ${fixed(m.heapUsed.secondHalfSlope, 2)} | ${fixed(m.liveHeap.start)} / ${fixed(m.liveHeap.end)} (${m.fullGcs}) | ${fixed(m.liveHeap.secondHalfSlope, 2)} | ${fixed(m.cpuMsPerRequest, 2)} | ${fixed(m.gcMsPerRequest, 2)} | ${memoryVerdict(m)} |`,
     );
   }
   return lines.join('\n');

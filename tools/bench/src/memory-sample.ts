@@ -18,6 +18,8 @@ export interface ProbeSample {
   /** Array buffers (Buffers) still held right after that collection. */
   liveArrayBuffersMb: number;
   majorGcs: number;
+  /** Time spent in garbage collection pauses so far (all kinds), ms. */
+  gcMs: number;
   externalMb: number;
   arrayBuffersMb: number;
   /** What V8 itself allocated with malloc (outside its heap pages). */
