@@ -1,12 +1,12 @@
 import mongoose, { type Connection } from 'mongoose';
 
 /**
- * Connections per app process unless MONGO_POOL_SIZE says otherwise. One Node process runs one
- * request's JavaScript at a time, and a request waits on at most three commands at once, so 10
- * connections keep the server busy for 10 concurrent requests; more mostly adds idle sockets and
- * their buffers. (The driver's own default is 100.)
+ * Connections per app process unless MONGO_POOL_SIZE says otherwise (the driver's own default is
+ * 100). 20 covers the bench's 10 concurrent requests with up to three commands in flight each; an
+ * open connection costs about 60 KB of heap, so the pool size is not what sizes an app's memory
+ * (docs/BENCHMARKS.md, "Memory"). Raise it for many concurrent slow queries on a real server.
  */
-export const DEFAULT_POOL_SIZE = 10;
+export const DEFAULT_POOL_SIZE = 20;
 
 export interface ConnectOptions {
   url: string;
