@@ -32,6 +32,8 @@ const { values: args } = parseArgs({
     profile: { type: 'string' },
     /** Where each process's memory probe writes its samples (one JSON line a second); a new temporary folder by default. */
     'memory-dir': { type: 'string' },
+    /** Write a V8 heap snapshot of each app into the memory folder at the start and the end of the soak (to compare in Chrome DevTools). */
+    'heap-snapshots': { type: 'boolean', default: false },
     /** Node flags for the apps after the production ones (SERVICE_NODE_FLAGS), to compare settings: --node-flags="--max-semi-space-size=16". */
     'node-flags': { type: 'string', default: '' },
   },
@@ -53,7 +55,8 @@ async function main(): Promise<void> {
     const probeFile = (name: string) => path.join(memoryDir, `${name}.jsonl`);
     const probe = (name: string) => ({ env: { ...env, BENCH_MEMORY_FILE: probeFile(name) }, args: ['--require', path.join(__dirname, 'memory-probe.js')] });
     // the apps run with the production image's heap flags; the baseline keeps node's defaults
-    const nodeArgs = [...SERVICE_NODE_FLAGS, ...args['node-flags'].split(' ').filter(Boolean), ...(args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args.profile)}`] : [])];
+    const snapshotArgs = args['heap-snapshots'] ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${memoryDir}`] : [];
+    const nodeArgs = [...SERVICE_NODE_FLAGS, ...args['node-flags'].split(' ').filter(Boolean), ...snapshotArgs, ...(args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args.profile)}`] : [])];
     for (const app of APPS) {
       const { env: appEnv, args: probeArgs } = probe(app);
       apps[app] = await startNode(app, path.join(root, 'dist', 'apps', app, 'main.js'), appEnv, [...probeArgs, ...nodeArgs]);
@@ -87,11 +90,14 @@ async function main(): Promise<void> {
     const soakSeconds = Number(args.soak);
     log(`soak: every app under ${options.connections} connections of reads for ${soakSeconds}s`);
     const reads = endpoints(seeded).filter((e) => e.ours.method === 'GET');
+    const snapshot = () => args['heap-snapshots'] && APPS.forEach((app) => process.kill(apps[app].pid, 'SIGUSR2'));
+    snapshot();
     const window = await soak(
       APPS.map((app) => ({ app, port: apps[app].port, pid: apps[app].pid, request: reads.find((e) => e.app === app)?.ours ?? { method: 'GET', path: '/readyz' } })),
       soakSeconds,
       options.connections,
     );
+    snapshot();
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     const memory = APPS.map((app) => soakMemory(app, afterBench[app], readProbeFile(probeFile(app)), window, window.load.get(app)));
     console.log(`\n## Memory (resident set and V8 heap) after the benchmark and over a ${soakSeconds}-second soak\n`);

@@ -19,8 +19,10 @@ let majorGcs = 0;
 let gcMs = 0;
 const observer = new PerformanceObserver((list) => {
   for (const entry of list.getEntries()) {
-    gcMs += entry.duration;
-    if ((entry as { detail?: { kind?: number } }).detail?.kind !== constants.NODE_PERFORMANCE_GC_MAJOR) continue;
+    const kind = (entry as { detail?: { kind?: number } }).detail?.kind;
+    // pauses only: an incremental-marking entry spans the marking steps and the JavaScript between them
+    if (kind === constants.NODE_PERFORMANCE_GC_MINOR || kind === constants.NODE_PERFORMANCE_GC_MAJOR) gcMs += entry.duration;
+    if (kind !== constants.NODE_PERFORMANCE_GC_MAJOR) continue;
     majorGcs++;
     liveHeapMb = mb(v8.getHeapStatistics().used_heap_size);
     liveArrayBuffersMb = mb(process.memoryUsage().arrayBuffers);

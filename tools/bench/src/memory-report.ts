@@ -81,7 +81,7 @@ export interface SoakMemory {
   liveHeap: Series;
   /** Full (mark-compact) collections during the soak. */
   fullGcs: number;
-  /** CPU time per request answered during the soak, and the part of it spent in GC pauses (ms). */
+  /** CPU time per request answered during the soak, and GC pause time per request (wall-clock, so a loaded machine inflates it). */
   cpuMsPerRequest: number;
   gcMsPerRequest: number;
 }
@@ -120,7 +120,7 @@ export function memoryVerdict(m: SoakMemory, limitMb = MEMORY_LIMIT_MB): string 
 
 export function memoryTable(rows: SoakMemory[]): string {
   const lines = [
-    '| app | RSS after bench MB | soak RSS start / end / max MB | RSS 2nd-half slope MB/min | heap used start / end / max MB | heap used slope MB/min | live heap start / end MB (full GCs) | live heap slope MB/min | soak CPU ms/req | of it GC pauses | verdict |',
+    '| app | RSS after bench MB | soak RSS start / end / max MB | RSS 2nd-half slope MB/min | heap used start / end / max MB | heap used slope MB/min | live heap start / end MB (full GCs) | live heap slope MB/min | soak CPU ms/req | GC pauses ms/req | verdict |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
   ];
   for (const m of rows) {

@@ -18,7 +18,7 @@ export interface ProbeSample {
   /** Array buffers (Buffers) still held right after that collection. */
   liveArrayBuffersMb: number;
   majorGcs: number;
-  /** Time spent in garbage collection pauses so far (all kinds), ms. */
+  /** Main-thread garbage collection pauses so far (scavenges and full collections), wall-clock ms. */
   gcMs: number;
   externalMb: number;
   arrayBuffersMb: number;
