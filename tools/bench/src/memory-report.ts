@@ -81,9 +81,8 @@ export interface SoakMemory {
   liveHeap: Series;
   /** Full (mark-compact) collections during the soak. */
   fullGcs: number;
-  /** CPU time per request answered during the soak, and GC pause time per request (wall-clock, so a loaded machine inflates it). */
+  /** CPU time per request answered during the soak. */
   cpuMsPerRequest: number;
-  gcMsPerRequest: number;
 }
 
 /** One app's memory over the soak, from its probe samples taken inside the window. */
@@ -105,7 +104,6 @@ export function soakMemory(
     liveHeap: series(afterGcs, (s) => s.liveHeapMb, window, MIN_GCS_FOR_SLOPE),
     fullGcs: inWindow.length ? inWindow[inWindow.length - 1].majorGcs - inWindow[0].majorGcs : 0,
     cpuMsPerRequest: load.cpuMs / load.requests,
-    gcMsPerRequest: inWindow.length ? (inWindow[inWindow.length - 1].gcMs - inWindow[0].gcMs) / load.requests : NaN,
   };
 }
 
@@ -120,13 +118,13 @@ export function memoryVerdict(m: SoakMemory, limitMb = MEMORY_LIMIT_MB): string 
 
 export function memoryTable(rows: SoakMemory[]): string {
   const lines = [
-    '| app | RSS after bench MB | soak RSS start / end / max MB | RSS 2nd-half slope MB/min | heap used start / end / max MB | heap used slope MB/min | live heap start / end MB (full GCs) | live heap slope MB/min | soak CPU ms/req | GC pauses ms/req | verdict |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+    '| app | RSS after bench MB | soak RSS start / end / max MB | RSS 2nd-half slope MB/min | heap used start / end / max MB | heap used slope MB/min | live heap start / end MB (full GCs) | live heap slope MB/min | soak CPU ms/req | verdict |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
   ];
   for (const m of rows) {
     const triple = (s: Series) => `${fixed(s.start)} / ${fixed(s.end)} / ${fixed(s.max)}`;
     lines.push(
-      `| ${m.app} | ${fixed(m.afterBenchMb)} | ${triple(m.rss)} | ${fixed(m.rss.secondHalfSlope, 2)} | ${triple(m.heapUsed)} | ${fixed(m.heapUsed.secondHalfSlope, 2)} | ${fixed(m.liveHeap.start)} / ${fixed(m.liveHeap.end)} (${m.fullGcs}) | ${fixed(m.liveHeap.secondHalfSlope, 2)} | ${fixed(m.cpuMsPerRequest, 2)} | ${fixed(m.gcMsPerRequest, 2)} | ${memoryVerdict(m)} |`,
+      `| ${m.app} | ${fixed(m.afterBenchMb)} | ${triple(m.rss)} | ${fixed(m.rss.secondHalfSlope, 2)} | ${triple(m.heapUsed)} | ${fixed(m.heapUsed.secondHalfSlope, 2)} | ${fixed(m.liveHeap.start)} / ${fixed(m.liveHeap.end)} (${m.fullGcs}) | ${fixed(m.liveHeap.secondHalfSlope, 2)} | ${fixed(m.cpuMsPerRequest, 2)} | ${memoryVerdict(m)} |`,
     );
   }
   return lines.join('\n');

@@ -18,7 +18,10 @@ export interface ProbeSample {
   /** Array buffers (Buffers) still held right after that collection. */
   liveArrayBuffersMb: number;
   majorGcs: number;
-  /** Main-thread garbage collection pauses so far (scavenges and full collections), wall-clock ms. */
+  /**
+   * Main-thread garbage collection pauses so far (scavenges and full collections), wall-clock ms:
+   * on a loaded machine a pause includes the time the thread waited for a core, so it is not CPU.
+   */
   gcMs: number;
   externalMb: number;
   arrayBuffersMb: number;
