@@ -5,9 +5,11 @@
  * values, and what they cost: docs/BENCHMARKS.md, "Memory".
  *
  * - `--max-old-space-size`: a heap limit well inside the container's memory limit (k8s: 256Mi).
- *   Below 256 MB V8 also grows the heap by at most 1.3 times the live data after each full
- *   collection (up to 4 times with the default limit of a few GB), which is what keeps RSS down.
- * - `--max-semi-space-size`: the young generation's two semi-spaces at most 4 MB each instead of 16.
+ *   Below 256 MB V8 also lets the heap grow to only 1.3 times the live data before a full
+ *   collection (4 times with the default limit of a few GB): RSS stays near 100 MB instead of
+ *   swinging up to 190, for 12–20 % more CPU per request (more full collections).
+ * - `--max-semi-space-size`: the young generation's two semi-spaces at most 4 MB each instead of
+ *   16; saves about 24 MB at no measurable CPU cost.
  */
 export const HEAP_LIMIT_MB = 128;
 export const SEMI_SPACE_MB = 4;
