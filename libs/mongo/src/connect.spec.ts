@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { toHttpError } from '@lib/errors';
 import { Schema } from 'mongoose';
-import { connectMongo, databaseReady, ensureIndexes } from './connect';
+import { connectMongo, databaseReady, DEFAULT_POOL_SIZE, ensureIndexes } from './connect';
 import { useTestDatabase } from './testing';
 
 /** A local port nothing listens on. */
@@ -28,6 +28,17 @@ describe('connectMongo and databaseReady', () => {
       expect(await databaseReady(connection)).toBe(true);
     } finally {
       await connection.close();
+    }
+  });
+
+  it('opens at most DEFAULT_POOL_SIZE connections unless told another pool size', async () => {
+    const defaults = await connectMongo({ url: testUrl(), dbName: 'connect_spec_pool' });
+    const five = await connectMongo({ url: testUrl(), dbName: 'connect_spec_pool', maxPoolSize: 5 });
+    try {
+      expect(defaults.getClient().options.maxPoolSize).toBe(DEFAULT_POOL_SIZE);
+      expect(five.getClient().options.maxPoolSize).toBe(5);
+    } finally {
+      await Promise.all([defaults.close(), five.close()]);
     }
   });
 

@@ -1,8 +1,18 @@
 import mongoose, { type Connection } from 'mongoose';
 
+/**
+ * Connections per app process unless MONGO_POOL_SIZE says otherwise (the driver's own default is
+ * 100). 20 covers the bench's 10 concurrent requests with up to three commands in flight each; an
+ * open connection costs about 60 KB of heap, so the pool size is not what sizes an app's memory
+ * (docs/BENCHMARKS.md, "Memory"). Raise it for many concurrent slow queries on a real server.
+ */
+export const DEFAULT_POOL_SIZE = 20;
+
 export interface ConnectOptions {
   url: string;
   dbName: string;
+  /** Most connections in the driver's pool; DEFAULT_POOL_SIZE when undefined. */
+  maxPoolSize?: number;
   /** How long an operation waits for a reachable server before failing (the request gets a 503). */
   serverSelectionTimeoutMs?: number;
   /** Emit the driver's command events (`commandStarted` …) on `connection.getClient()`; tests count round trips with them. */
@@ -20,7 +30,7 @@ export async function connectMongo(options: ConnectOptions): Promise<Connection>
     autoIndex: false,
     bufferCommands: false,
     serverSelectionTimeoutMS: options.serverSelectionTimeoutMs ?? 3_000,
-    maxPoolSize: 20,
+    maxPoolSize: options.maxPoolSize ?? DEFAULT_POOL_SIZE,
     monitorCommands: options.monitorCommands ?? false,
   });
   await connection.asPromise();

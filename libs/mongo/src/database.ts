@@ -21,7 +21,7 @@ export async function openDatabase(target: MongoTarget): Promise<OpenDatabase> {
     embedded = await startEmbeddedMongo();
     url = embedded.uri;
   }
-  const connection = await connectMongo({ url, dbName: target.dbName });
+  const connection = await connectMongo({ url, dbName: target.dbName, maxPoolSize: target.poolSize });
   const description = embedded
     ? `embedded in-memory server at ${url} (data is lost at exit; set MONGO_URL for a real MongoDB), database "${target.dbName}"`
     : `MongoDB at ${redactMongoUrl(url)}, database "${target.dbName}"`;

@@ -52,9 +52,10 @@ describe('startEmbeddedMongo', () => {
 describe('openDatabase', () => {
   it('uses the configured server and describes it by its redacted URL', async () => {
     const url = process.env.TEST_MONGO_URL as string;
-    const database = await openDatabase({ url, dbName: 'open_spec' });
+    const database = await openDatabase({ url, dbName: 'open_spec', poolSize: 3 });
     try {
       expect(database.connection.name).toBe('open_spec');
+      expect(database.connection.getClient().options.maxPoolSize).toBe(3);
       expect(await databaseReady(database.connection)).toBe(true);
       expect(database.description).toBe(`MongoDB at ${redactMongoUrl(url)}, database "open_spec"`);
     } finally {

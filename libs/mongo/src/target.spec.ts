@@ -67,4 +67,16 @@ describe('redactMongoUrl', () => {
     expect(redactMongoUrl('postgres://u:secret@db/x')).toBe('(unparseable url)');
     expect(redactMongoUrl('')).toBe('(unparseable url)');
   });
+
+  it('takes the pool size from MONGO_POOL_SIZE, for any lane', () => {
+    expect(resolveMongoTarget('CRM', 'crm', { MONGO_POOL_SIZE: '5' })).toEqual({ dbName: 'crm', poolSize: 5 });
+    expect(resolveMongoTarget('CRM', 'crm', { MONGO_URL: 'mongodb://db:27017', MONGO_POOL_SIZE: '40' })).toEqual({ url: 'mongodb://db:27017', dbName: 'crm', poolSize: 40 });
+    expect(resolveMongoTarget('CRM', 'crm', { MONGO_POOL_SIZE: '' })).toEqual({ dbName: 'crm' });
+  });
+
+  it('refuses a pool size that is not a whole number from 1 to 100, naming the variable', () => {
+    for (const bad of ['0', '101', '-3', '2.5', 'ten', ' 5']) {
+      expect(() => resolveMongoTarget('CRM', 'crm', { MONGO_POOL_SIZE: bad })).toThrow(`MONGO_POOL_SIZE must be a whole number from 1 to 100, got "${bad}"`);
+    }
+  });
 });

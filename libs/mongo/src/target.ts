@@ -4,6 +4,17 @@ export interface MongoTarget {
   /** Server URL, or undefined for the embedded server. */
   url?: string;
   dbName: string;
+  /** Most connections the app opens to the server (`MONGO_POOL_SIZE`); the default when undefined. */
+  poolSize?: number;
+}
+
+/** `MONGO_POOL_SIZE`: a whole number of connections, 1 to 100; undefined when not set. */
+export function mongoPoolSize(env: NodeJS.ProcessEnv = process.env): number | undefined {
+  const raw = env.MONGO_POOL_SIZE;
+  if (raw === undefined || raw === '') return undefined;
+  const size = Number(raw);
+  if (!/^\d+$/.test(raw) || size < 1 || size > 100) throw new Error(`MONGO_POOL_SIZE must be a whole number from 1 to 100, got "${raw}"`);
+  return size;
 }
 
 /**
@@ -12,7 +23,9 @@ export interface MongoTarget {
  */
 export function resolveMongoTarget(prefix: string, defaultDb: string, env: NodeJS.ProcessEnv = process.env): MongoTarget {
   const url = env[`${prefix}_MONGO_URL`] || env.MONGO_URL || undefined;
-  if (!url) return { dbName: defaultDb };
+  const poolSize = mongoPoolSize(env);
+  const pool = poolSize === undefined ? {} : { poolSize };
+  if (!url) return { dbName: defaultDb, ...pool };
   let parsed: ConnectionString;
   try {
     parsed = new ConnectionString(url);
@@ -20,7 +33,7 @@ export function resolveMongoTarget(prefix: string, defaultDb: string, env: NodeJ
     throw new Error(`${env[`${prefix}_MONGO_URL`] ? `${prefix}_MONGO_URL` : 'MONGO_URL'} is not a valid MongoDB URL: ${(err as Error).message}`);
   }
   const fromUrl = decodeURIComponent(parsed.pathname.replace(/^\//, ''));
-  return { url, dbName: fromUrl || defaultDb };
+  return { url, dbName: fromUrl || defaultDb, ...pool };
 }
 
 /** The URL with any password replaced, for logs. */

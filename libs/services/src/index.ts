@@ -1,1 +1,2 @@
 export * from './service-table';
+export * from './node-flags';

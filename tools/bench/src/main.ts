@@ -1,10 +1,15 @@
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startEmbeddedMongo } from '@lib/mongo';
+import { SERVICE_NODE_FLAGS } from '@lib/services';
 import { endpoints, type AppName } from './endpoints';
 import { measure } from './measure';
+import { compositionTable, memoryTable, soakMemory } from './memory-report';
+import { readProbeFile } from './memory-sample';
 import { rssMb, startNode, type Service } from './processes';
-import { markdownTable, memoryTable, ratios, slopePerMinute, type MemorySample, type Row } from './report';
+import { markdownTable, ratios, type Row } from './report';
 import { seed } from './seed';
 import { soak } from './soak';
 import { measureStartup } from './startup';
@@ -25,6 +30,12 @@ const { values: args } = parseArgs({
     only: { type: 'string' },
     /** Write a V8 CPU profile of each app (not the baseline) into this folder when it stops. */
     profile: { type: 'string' },
+    /** Where each process's memory probe writes its samples (one JSON line a second); a new temporary folder by default. */
+    'memory-dir': { type: 'string' },
+    /** Write a V8 heap snapshot of each app into the memory folder at the start and the end of the soak (to compare in Chrome DevTools). */
+    'heap-snapshots': { type: 'boolean', default: false },
+    /** Node flags for the apps after the production ones (SERVICE_NODE_FLAGS), to compare settings: --node-flags="--max-semi-space-size=16". */
+    'node-flags': { type: 'string', default: '' },
   },
 });
 const log = (line: string) => console.error(`bench | ${line}`);
@@ -38,14 +49,23 @@ async function main(): Promise<void> {
     // news-api: no feed sync (no network here; articles are seeded in the database)
     const env = { MONGO_URL: database.uri, NODE_ENV: 'development', NEWS_SYNC_INTERVAL: '0' };
     const apps = {} as Record<AppName, Service>;
-    const nodeArgs = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args.profile)}`] : [];
+    const memoryDir = args['memory-dir'] ? path.resolve(args['memory-dir']) : mkdtempSync(path.join(os.tmpdir(), 'bench-memory-'));
+    mkdirSync(memoryDir, { recursive: true });
+    log(`memory samples in ${memoryDir}`);
+    const probeFile = (name: string) => path.join(memoryDir, `${name}.jsonl`);
+    const probe = (name: string) => ({ env: { ...env, BENCH_MEMORY_FILE: probeFile(name) }, args: ['--require', path.join(__dirname, 'memory-probe.js')] });
+    // the apps run with the production image's heap flags; the baseline keeps node's defaults
+    const snapshotArgs = args['heap-snapshots'] ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${memoryDir}`] : [];
+    const nodeArgs = [...SERVICE_NODE_FLAGS, ...args['node-flags'].split(' ').filter(Boolean), ...snapshotArgs, ...(args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args.profile)}`] : [])];
     for (const app of APPS) {
-      apps[app] = await startNode(app, path.join(root, 'dist', 'apps', app, 'main.js'), env, nodeArgs);
+      const { env: appEnv, args: probeArgs } = probe(app);
+      apps[app] = await startNode(app, path.join(root, 'dist', 'apps', app, 'main.js'), appEnv, [...probeArgs, ...nodeArgs]);
       services.push(apps[app]);
     }
     log(`seeding ${args.seed} records per service through the APIs`);
     const seeded = await seed({ crm: apps['crm-api'].port, articles: apps['articles-api'].port, news: apps['news-api'].port, users: apps['users-api'].port }, Number(args.seed), database.uri);
-    const baseline = await startNode('baseline', path.join(root, 'dist', 'tools', 'bench', 'baseline.js'), env);
+    const baselineProbe = probe('baseline');
+    const baseline = await startNode('baseline', path.join(root, 'dist', 'tools', 'bench', 'baseline.js'), baselineProbe.env, baselineProbe.args);
     services.push(baseline);
 
     const rows: Row[] = [];
@@ -62,27 +82,25 @@ async function main(): Promise<void> {
 
     const afterBench = Object.fromEntries(APPS.map((app) => [app, rssMb(apps[app].pid)]));
     const baselineRss = rssMb(baseline.pid);
+    // the probes write once a second: this lets the last figures of the rows land
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    console.log('\n## Memory: what the resident set is made of after the benchmark (MB)\n');
+    console.log(compositionTable([...APPS, 'baseline'].map((name) => [name, readProbeFile(probeFile(name)).at(-1)])));
+
     const soakSeconds = Number(args.soak);
     log(`soak: every app under ${options.connections} connections of reads for ${soakSeconds}s`);
     const reads = endpoints(seeded).filter((e) => e.ours.method === 'GET');
-    const samples = await soak(
+    const snapshot = () => args['heap-snapshots'] && APPS.forEach((app) => process.kill(apps[app].pid, 'SIGUSR2'));
+    snapshot();
+    const window = await soak(
       APPS.map((app) => ({ app, port: apps[app].port, pid: apps[app].pid, request: reads.find((e) => e.app === app)?.ours ?? { method: 'GET', path: '/readyz' } })),
       soakSeconds,
       options.connections,
     );
-    const memory: MemorySample[] = APPS.map((app) => {
-      const points = samples.get(app) ?? [];
-      const values = points.map(([, v]) => v);
-      return {
-        app,
-        afterBenchMb: afterBench[app],
-        soakStartMb: values[0],
-        soakEndMb: values[values.length - 1],
-        soakMaxMb: Math.max(...values),
-        secondHalfSlopeMbPerMin: slopePerMinute(points.filter(([t]) => t >= (soakSeconds * 1000) / 2)),
-      };
-    });
-    console.log(`\n## Memory (resident set) after the benchmark and over a ${soakSeconds}-second soak\n`);
+    snapshot();
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const memory = APPS.map((app) => soakMemory(app, afterBench[app], readProbeFile(probeFile(app)), window, window.load.get(app)));
+    console.log(`\n## Memory (resident set and V8 heap) after the benchmark and over a ${soakSeconds}-second soak\n`);
     console.log(memoryTable(memory));
     console.log(`\nFor scale: the baseline process (bare Express + plain driver, serving every row) held ${baselineRss.toFixed(1)} MB after the benchmark.`);
   } finally {

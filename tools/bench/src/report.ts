@@ -38,16 +38,6 @@ export function markdownTable(rows: Row[]): string {
   return lines.join('\n');
 }
 
-export interface MemorySample {
-  app: string;
-  afterBenchMb: number;
-  soakStartMb: number;
-  soakEndMb: number;
-  soakMaxMb: number;
-  /** Least-squares slope of RSS over the second half of the soak, MB per minute. */
-  secondHalfSlopeMbPerMin: number;
-}
-
 /** Least-squares slope of (t in ms, value) points, per minute. */
 export function slopePerMinute(points: Array<[number, number]>): number {
   if (points.length < 2) return NaN;
@@ -57,13 +47,4 @@ export function slopePerMinute(points: Array<[number, number]>): number {
   const num = points.reduce((s, [t, v]) => s + (t - mt) * (v - mv), 0);
   const den = points.reduce((s, [t]) => s + (t - mt) ** 2, 0);
   return den ? (num / den) * 60_000 : NaN;
-}
-
-export function memoryTable(samples: MemorySample[], limitMb = 150): string {
-  const lines = ['| app | RSS after bench MB | soak start MB | soak end MB | soak max MB | 2nd-half slope MB/min | verdict |', '|---|---:|---:|---:|---:|---:|---|'];
-  for (const s of samples) {
-    const verdict = s.soakMaxMb < limitMb && s.afterBenchMb < limitMb ? 'ok' : `MISS: over ${limitMb} MB`;
-    lines.push(`| ${s.app} | ${fixed(s.afterBenchMb, 1)} | ${fixed(s.soakStartMb, 1)} | ${fixed(s.soakEndMb, 1)} | ${fixed(s.soakMaxMb, 1)} | ${fixed(s.secondHalfSlopeMbPerMin, 2)} | ${verdict} |`);
-  }
-  return lines.join('\n');
 }

@@ -2,6 +2,7 @@ import { SERVICES } from '@lib/services';
 import { databaseProblems, networkPolicyProblems } from './database-checks';
 import { schemaProblems } from './k8s-schema';
 import { renderOverlay } from './manifests';
+import { heapBudgetMb, memoryProblems, quantityMiB } from './memory-checks';
 import { containersOf } from './pod';
 import { find, type Resource } from './resource';
 import { ingressProblems, serviceProblems } from './routing-checks';
@@ -60,6 +61,24 @@ describe('the checks catch', () => {
       'users-api: USERS_CURSOR_SECRET not taken from a Secret',
       'users-api: no HorizontalPodAutoscaler scaling the Deployment',
     ]);
+  });
+
+  it('a memory limit too small for the heap flags, and a heap sized from the machine', () => {
+    const resources = fresh();
+    app(resources).resources!.limits!.memory = '192Mi';
+    containersOf(get(resources, 'Deployment', 'crm-api'))[0].env!.push({ name: 'NODE_OPTIONS', value: '--enable-source-maps' });
+    expect(memoryProblems(resources, SERVICES, '--max-old-space-size=128 --max-semi-space-size=4')).toEqual([
+      'crm-api: NODE_OPTIONS sets no --max-old-space-size, so V8 sizes its heap from the node\'s memory, not the container\'s limit',
+      'users-api: memory limit 192 MiB does not hold the heap limit 140 MB + 96 MB of code and native memory',
+    ]);
+    expect(memoryProblems(fresh(), SERVICES, undefined)).toHaveLength(SERVICES.length);
+  });
+
+  it('memory quantities and heap flags, read the way Kubernetes and V8 read them', () => {
+    expect(['256Mi', '1Gi', '262144Ki', '268435456', '300M', 'lots'].map(quantityMiB)).toEqual([256, 1024, 256, 256, 300e6 / 2 ** 20, NaN]);
+    expect(heapBudgetMb('--max-old-space-size=128 --max-semi-space-size=4')).toBe(140);
+    expect(heapBudgetMb('--max-old-space-size=200')).toBe(248); // V8's default semi-space: 16 MB
+    expect(heapBudgetMb('--max-semi-space-size=4')).toBeUndefined();
   });
 
   it('a service of the table without manifests', () => {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { SERVICES } from '@lib/services';
+import { SERVICES, SERVICE_NODE_FLAGS } from '@lib/services';
 import ConnectionString from 'mongodb-connection-string-url';
-import { readDockerfile } from './dockerfile';
+import { readDockerfile, stageEnv } from './dockerfile';
 import { imageName, imageTag } from './kustomize';
 import { renderOverlay } from './manifests';
 import { containersOf } from './pod';
@@ -55,6 +55,11 @@ describe('docker/Dockerfile', () => {
     expect(last('EXPOSE')).toBe('3000');
     expect(last('HEALTHCHECK')).toMatch(/CMD \["node", "-e", ".*\/healthz/);
     expect(last('CMD')).toBe('["node", "--enable-source-maps", "main.js"]');
+  });
+
+  it('runs node with the heap flags npm start and the benchmark use (libs/services SERVICE_NODE_FLAGS), as NODE_OPTIONS a deployment can override', () => {
+    expect(stageEnv(runtime).NODE_OPTIONS).toBe(SERVICE_NODE_FLAGS.join(' '));
+    expect(stageEnv(build).NODE_OPTIONS).toBeUndefined();
   });
 
   it.each(SERVICES.filter((s) => appProjectExists(s.name)).map((s) => s.name))('finds %s where nx build puts it, with a package.json and lock', (name) => {

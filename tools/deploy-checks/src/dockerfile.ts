@@ -33,3 +33,12 @@ export function readDockerfile(file: string): { args: Record<string, string>; st
   }
   return { args, stages };
 }
+
+/** The variables a stage's ENV instructions set (`KEY=value`, `KEY="two words"`), later ones winning. */
+export function stageEnv(stage: Stage): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const { args } of stage.instructions.filter((i) => i.keyword === 'ENV')) {
+    for (const [, key, quoted, plain] of args.matchAll(/(\w+)=(?:"([^"]*)"|(\S*))/g)) env[key] = quoted ?? plain;
+  }
+  return env;
+}

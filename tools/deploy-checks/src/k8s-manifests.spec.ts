@@ -4,6 +4,8 @@ import { SERVICES, serviceForHost } from '@lib/services';
 import { databaseProblems, networkPolicyProblems } from './database-checks';
 import { schemaProblems } from './k8s-schema';
 import { OVERLAYS, renderBase, renderOverlay } from './manifests';
+import { readDockerfile, stageEnv } from './dockerfile';
+import { memoryProblems } from './memory-checks';
 import { isResource } from './resource';
 import { ingressProblems, ingressRoutes, serviceProblems } from './routing-checks';
 import { appProblems, containerProblems, referenceProblems } from './workload-checks';
@@ -55,6 +57,11 @@ describe.each(renderings)('k8s %s, rendered', (_label, render) => {
 
   it('runs each app with probes, a safe rolling update, a grace period longer than the drain, a Service, HPA and PDB', () => {
     expect(appProblems(resources, SERVICES)).toEqual([]);
+  });
+
+  it("gives each app a memory limit that holds the image's heap limit plus its code and native memory", () => {
+    const runtime = readDockerfile(fromRoot('docker/Dockerfile')).stages.at(-1)!;
+    expect(memoryProblems(resources, SERVICES, stageEnv(runtime).NODE_OPTIONS)).toEqual([]);
   });
 
   it('has every Service select an existing workload, and every ingress backend name an existing Service and port', () => {

@@ -3,7 +3,7 @@ import { createServer, get } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { ServiceEntry } from '@lib/services';
+import { SERVICE_NODE_FLAGS, type ServiceEntry } from '@lib/services';
 import { startDevEnvironment, type DevEnvironment } from './dev-environment';
 
 // Stand-ins for the built apps and gateway: same env contract (PORT, MONGO_URL, SIGTERM drains).
@@ -13,7 +13,7 @@ const name = require('node:path').basename(__dirname);
 const server = http.createServer((req, res) => {
   if (req.url === '/readyz') return res.writeHead((process.env.STUB_NOT_READY || '').includes(name) ? 503 : 200).end();
   if (req.url === '/crash') { console.error(name + ' crashing'); process.exit(3); }
-  res.end(JSON.stringify({ name, port: process.env.PORT, mongoUrl: process.env.MONGO_URL }));
+  res.end(JSON.stringify({ name, port: process.env.PORT, mongoUrl: process.env.MONGO_URL, execArgv: process.execArgv }));
 });
 server.listen(Number(process.env.PORT), '127.0.0.1', () => console.log(name + ' listening'));
 process.on('SIGTERM', () => { console.log(name + ' draining'); server.close(() => process.exit(0)); });
@@ -135,7 +135,13 @@ describe('startDevEnvironment', () => {
         `summary gateway    http://localhost:${ports.gateway}`,
       ]),
     );
-    expect(JSON.parse(await fetchText(ports.beta, '/'))).toEqual({ name: 'beta-api', port: String(ports.beta), mongoUrl: 'mongodb://127.0.0.1:27999/' });
+    expect(JSON.parse(await fetchText(ports.beta, '/'))).toEqual({
+      name: 'beta-api',
+      port: String(ports.beta),
+      mongoUrl: 'mongodb://127.0.0.1:27999/',
+      // the production image's heap settings (its NODE_OPTIONS)
+      execArgv: ['--enable-source-maps', ...SERVICE_NODE_FLAGS],
+    });
     expect(await fetchText(ports.gateway, '/')).toBe('');
 
     // Under npm a Ctrl-C arrives twice; the second must not change anything.

@@ -84,7 +84,7 @@ export function startDevEnvironment(options: DevEnvironmentOptions): DevEnvironm
 
   function launch(item: LaunchItem, extraEnv: Record<string, string>): void {
     aborted.signal.throwIfAborted();
-    supervisor.start({ name: item.name, args: ['--enable-source-maps', item.script], env: { ...env, ...item.env, ...extraEnv } });
+    supervisor.start({ name: item.name, args: [...item.nodeArgs, item.script], env: { ...env, ...item.env, ...extraEnv } });
   }
 
   async function waitUntilReady(item: LaunchItem): Promise<void> {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { SERVICES, type ServiceEntry } from '@lib/services';
+import { SERVICES, SERVICE_NODE_FLAGS, type ServiceEntry } from '@lib/services';
 import { planLaunch, summaryLines } from './launch-plan';
 
 const root = '/repo';
@@ -35,12 +35,14 @@ describe('planLaunch', () => {
     expect(articles).toEqual({
       name: 'articles-api',
       script: path.join(root, 'dist/apps/articles-api/main.js'),
+      // the heap settings of the production image (its NODE_OPTIONS), so npm start uses memory alike
+      nodeArgs: ['--enable-source-maps', ...SERVICE_NODE_FLAGS],
       port: 3002,
       ready: { url: 'http://127.0.0.1:3002/readyz', anyStatus: false },
       env: { PORT: '3002' },
       urls: ['http://localhost:3002', 'http://articles.localhost:8080'],
     });
-    expect(plan.gateway).toMatchObject({ port: 8080, ready: { url: 'http://127.0.0.1:8080/', anyStatus: true }, urls: ['http://localhost:8080'] });
+    expect(plan.gateway).toMatchObject({ nodeArgs: articles.nodeArgs, port: 8080, ready: { url: 'http://127.0.0.1:8080/', anyStatus: true }, urls: ['http://localhost:8080'] });
   });
 
   it('follows the port and domain variables', () => {

@@ -1,11 +1,13 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { GATEWAY, SERVICES, localPort, type ServiceEntry } from '@lib/services';
+import { GATEWAY, SERVICES, SERVICE_NODE_FLAGS, localPort, type ServiceEntry } from '@lib/services';
 
 export interface LaunchItem {
   name: string;
   /** Absolute path of the built entry point. */
   script: string;
+  /** Flags for `node`, before the script: the same heap settings as the production image. */
+  nodeArgs: string[];
   port: number;
   /** Polled until it answers; `anyStatus` when any HTTP answer means ready (the gateway has no /readyz). */
   ready: { url: string; anyStatus: boolean };
@@ -28,6 +30,8 @@ export interface PlanOptions {
   services?: readonly ServiceEntry[];
   exists?: (file: string) => boolean;
 }
+
+const NODE_ARGS = ['--enable-source-maps', ...SERVICE_NODE_FLAGS];
 
 function hostUrl(host: string, port: number): string {
   return port === 80 ? `http://${host}` : `http://${host}:${port}`;
@@ -62,6 +66,7 @@ export function planLaunch({ root, env, services = SERVICES, exists = existsSync
     plan.apps.push({
       name: service.name,
       script,
+      nodeArgs: NODE_ARGS,
       port,
       ready: { url: `http://127.0.0.1:${port}/readyz`, anyStatus: false },
       env: { PORT: String(port) },
@@ -75,6 +80,7 @@ export function planLaunch({ root, env, services = SERVICES, exists = existsSync
     plan.gateway = {
       name: 'gateway',
       script: gatewayScript,
+      nodeArgs: NODE_ARGS,
       port: gatewayPort,
       ready: { url: `http://127.0.0.1:${gatewayPort}/`, anyStatus: true },
       env: {},
