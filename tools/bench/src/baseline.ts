@@ -43,17 +43,18 @@ async function main(): Promise<void> {
     const doc = await contacts.findOne({ account, emails: req.params.email }, { sort: { type: -1, _id: 1 } });
     res.json({ doc, owner: await ownerOf(doc) });
   });
-  // D9: the track, its deals, then (as our presenter) their contacts, owners and track names, then the contacts' owners
+  // D9: the track, its deals, then (as our presenter) their contacts, owners, track names and notes, then the contacts' owners
   app.get('/crm/deals/by-milestone/:track', async (req, res) => {
     const track = await tracksOf.findOne({ _id: Number(req.params.track), account });
     const docs = await deals.find({ account, pipeline_id: track?._id }).sort({ created_time: 1, _id: 1 }).toArray();
-    const [related, owners, tracks] = await Promise.all([
+    const [related, owners, tracks, notes] = await Promise.all([
       contacts.find({ account, _id: { $in: [...new Set(docs.flatMap((d) => d.contact_ids))] } }).toArray(),
       users.find({ account, _id: { $in: [...new Set(docs.map((d) => d.owner_id))] } }).toArray(),
       tracksOf.find({ account, _id: { $in: [...new Set(docs.map((d) => d.pipeline_id))] } }, { projection: { name: 1 } }).toArray(),
+      crm.collection('notes').find({ account, deals: { $in: docs.map((d) => d._id) } }, { projection: { deals: 1 }, sort: { created_time: 1, _id: 1 } }).toArray(),
     ]);
     const contactOwners = await users.find({ account, _id: { $in: [...new Set(related.map((c) => c.owner))] } }).toArray();
-    res.json({ track, deals: docs, contacts: related, owners, tracks, contactOwners });
+    res.json({ track, deals: docs, contacts: related, owners, tracks, notes, contactOwners });
   });
   // GET /news?company=: the total and a keyset page of 21 (our token's user comes from news-api's cache, not the database)
   const news = client.db('news');
