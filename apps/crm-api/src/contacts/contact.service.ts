@@ -109,8 +109,8 @@ export function contactService(connection: Connection, options: ContactServiceOp
   }
 
   async function findByEmail(account: number, email: string): Promise<ContactDoc | null> {
-    // a person first when a company shares the email
-    return Contact.findOne({ account, emails: email }).sort({ type: -1, _id: 1 }).lean<ContactDoc>();
+    // a person first when a company shares the email (a hot read: straight to the driver)
+    return driverCollection(Contact).findOne({ account, emails: email }, { sort: { type: -1, _id: 1 } });
   }
 
   async function requireByEmail(account: number, email: string): Promise<ContactDoc> {
@@ -184,7 +184,8 @@ export function contactService(connection: Connection, options: ContactServiceOp
 
     count: (account: number) => Contact.countDocuments({ account }),
 
-    get: (account: number, id: number) => Contact.findOne({ _id: id, account }).lean<ContactDoc>(),
+    // a hot read (C2): straight to the driver, the same document lean() gave
+    get: (account: number, id: number) => driverCollection(Contact).findOne({ _id: id, account }),
 
     findByEmail,
 
