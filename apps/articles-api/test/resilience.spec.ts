@@ -1,8 +1,18 @@
-import { listenLoopback, runLoad, serverErrors, type RawRequest } from '@lib/http/testing';
+import { createLifecycle, createLogger } from '@lib/http';
+import { expectOutageAnswered, listenLoopback, loadThroughOutage, runLoad, sendRaw, serverErrors, type RawRequest } from '@lib/http/testing';
+import { connectMongo, ensureIndexes } from '@lib/mongo';
+import { startFaultyDatabase, type FaultyDatabase } from '@lib/mongo/testing';
+import type { Connection } from 'mongoose';
+import { createApp } from '../src/app';
+import { articleModel } from '../src/articles/article.model';
 import { setupArticlesApp } from './setup-app';
 
 const json = { 'Content-Type': 'application/json' };
 const SHARED = 1_000_000;
+
+const write = (title: string): RawRequest => ({ method: 'post', url: '/articles', headers: json, body: JSON.stringify({ title, content: 'fault' }) });
+const read: RawRequest = { method: 'get', url: '/articles?limit=10', headers: {} };
+const titleOf = (req: RawRequest): string => JSON.parse(String(req.body)).title;
 
 describe('articles-api under load', () => {
   const ctx = setupArticlesApp();
@@ -51,5 +61,52 @@ describe('articles-api under load', () => {
     expect(shared!.title).toBe('Shared');
     // ids are unique and come from the counter
     expect(new Set((await ctx.Article.find().lean()).map((a) => a._id)).size).toBe(created.length + 1);
+  }, 30_000);
+});
+
+describe('articles-api when the database stops during load', () => {
+  let db: FaultyDatabase;
+  let connection: Connection;
+  let server: Awaited<ReturnType<typeof listenLoopback>>;
+
+  beforeAll(async () => {
+    db = await startFaultyDatabase();
+    connection = await connectMongo({ url: db.url, dbName: 'articles_fault' });
+    const app = createApp({ connection, logger: createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent'), lifecycle: createLifecycle() });
+    await ensureIndexes(connection);
+    server = await listenLoopback(app);
+  }, 30_000);
+
+  afterAll(async () => {
+    await server?.close();
+    await connection?.close();
+    await db?.close();
+  });
+
+  it('fails fast with 503 and the articles error body, readiness follows the database (/readyz 503, then 200), the process stays up and serves again without a restart, no acknowledged write missing', async () => {
+    const acked: string[] = [];
+    const run = await loadThroughOutage(db, {
+      port: server.port,
+      connections: 50,
+      durationMs: 5_500,
+      downMs: 1_500,
+      next: (worker, n) => (n % 2 === 0 ? write(`F${worker}x${n}`) : read),
+      onResponse: (req, res) => {
+        if (req.method === 'post' && res.status === 201) acked.push(titleOf(req));
+      },
+    });
+
+    expectOutageAnswered(run, {
+      statuses: ['200', '201', '503'],
+      unavailableBody: { status: false, code: 'database_unavailable', message: 'The database is unavailable; try again shortly', error_id: expect.any(String) },
+    });
+    // serves again without a restart
+    const after = await sendRaw(server.port, write('after-outage'));
+    expect(after.status).toBe(201);
+    acked.push('after-outage');
+    // no acknowledged write is missing (a write cut off mid-way may be stored without an acknowledgement)
+    const stored = new Set((await articleModel(connection).find({}, { title: 1 }).lean()).map((a) => a.title));
+    expect(acked.filter((title) => !stored.has(title))).toEqual([]);
+    expect(acked.length).toBeGreaterThan(0);
   }, 30_000);
 });
