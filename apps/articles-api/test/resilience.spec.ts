@@ -20,6 +20,7 @@ describe('articles-api under load', () => {
   it('200 concurrent connections of mixed reads and writes: zero 5xx, every acknowledged write stored exactly once', async () => {
     await ctx.Article.create({ _id: SHARED, title: 'Shared', content: 'v0' }); // outside the counter's range
     const created: string[] = [];
+    const createdIds: number[] = [];
     const replaced: string[] = [];
     const server = await listenLoopback(ctx.app);
     try {
@@ -40,7 +41,10 @@ describe('articles-api under load', () => {
           }
         },
         onResponse: (req, res) => {
-          if (req.method === 'post' && res.status === 201) created.push(JSON.parse(String(req.body)).title);
+          if (req.method === 'post' && res.status === 201) {
+            created.push(JSON.parse(String(req.body)).title);
+            createdIds.push(JSON.parse(res.text).data.id);
+          }
           if (req.method === 'put' && res.status === 200) replaced.push(JSON.parse(String(req.body)).content);
         },
       });
@@ -59,8 +63,11 @@ describe('articles-api under load', () => {
     const shared = await ctx.Article.findById(SHARED).lean();
     expect(replaced).toContain(shared!.content);
     expect(shared!.title).toBe('Shared');
-    // ids are unique and come from the counter
-    expect(new Set((await ctx.Article.find().lean()).map((a) => a._id)).size).toBe(created.length + 1);
+    // every acknowledged create answered with its own id (no id handed out twice), and the stored
+    // articles are exactly those ids
+    expect(new Set(createdIds).size).toBe(createdIds.length);
+    const storedIds = (await ctx.Article.find({ _id: { $ne: SHARED } }, { _id: 1 }).lean()).map((a) => a._id);
+    expect(storedIds.sort((x, y) => x - y)).toEqual([...createdIds].sort((x, y) => x - y));
   }, 30_000);
 });
 

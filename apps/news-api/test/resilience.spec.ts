@@ -66,7 +66,6 @@ describe('news-api under load', () => {
     const stored = await ctx.User.find({ email: /@load\.test$/ }, { email: 1 }).lean();
     expect(stored.map((u) => u.email).sort()).toEqual(acked.emails.sort()); // none missing, none twice
     expect(acked.emails.length).toBeGreaterThan(0);
-    expect(new Set(stored.map((u) => u._id)).size).toBe(stored.length);
   }, 30_000);
 });
 
