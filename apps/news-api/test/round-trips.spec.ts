@@ -59,3 +59,26 @@ describe('database round trips per request (driver command monitoring)', () => {
     expect(seen).toEqual([7, 6, 5, 4, 3, 2, 1]); // 4 and 5 share a minute: the higher id first
   });
 });
+
+// Its own app and database: the token-user cache lives as long as the app, while each test's
+// cleared database hands out user id 1 again, so sharing the app above would let one test's cached
+// user answer for the other's.
+describe('database round trips of a warmed authenticated read (driver command monitoring)', () => {
+  const app = setupNewsApp({ monitorCommands: true });
+  let commands: CommandLog;
+  beforeAll(() => {
+    commands = logCommands(app.connection);
+  });
+  afterAll(() => commands.stop());
+
+  it('GET /users/me with a token, after one warm-up request, costs at most 2 commands', async () => {
+    const token = await app.tokenFor('user', 'me@example.com');
+    const me = () => request(app.app).get('/users/me').set('Authorization', `Bearer ${token}`);
+    expect((await me()).status).toBe(200); // warm-up: the token's user is read once
+    commands.reset();
+    const res = await me();
+    expect(res.status).toBe(200);
+    expect(res.body.email).toBe('me@example.com');
+    expect(commands.commands.length).toBeLessThanOrEqual(2);
+  });
+});
