@@ -17,7 +17,7 @@ export async function removeContactFromActivities(connection: Connection, accoun
   ]);
 }
 
-/** For deleting a deal: its id leaves every note of the account (each note changed atomically). */
-export async function removeDealFromNotes(connection: Connection, account: number, dealId: number): Promise<void> {
-  await removeFromLists(noteModel(connection), { account }, 'deals', [dealId]);
+/** For deleting deals: their ids leave every note of the account, in one pass (each note changed atomically). */
+export async function removeDealsFromNotes(connection: Connection, account: number, dealIds: number[]): Promise<void> {
+  await removeFromLists(noteModel(connection), { account }, 'deals', dealIds);
 }

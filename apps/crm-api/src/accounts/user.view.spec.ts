@@ -19,7 +19,7 @@ const user = (domain: string, id: number): DomainUserDoc => ({
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 describe('userView', () => {
-  it('hashedString is the SHA-256 of domain:id, the same on every call (made once, then reused)', () => {
+  it('hashedString is the SHA-256 of domain:id, the same on every call', () => {
     expect(userView(user('acme', 7)).hashedString).toBe(sha256('acme:7'));
     expect(userView(user('acme', 7)).hashedString).toBe(sha256('acme:7'));
     expect(userView(user('acme', 8)).hashedString).toBe(sha256('acme:8'));

@@ -1,21 +1,8 @@
 import { createHash } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
 import type { DomainUserDoc } from './domain-user.model';
 
 /** Passwords are never returned; the spec's samples show a masked placeholder. */
 export const MASKED_PASSWORD = '**********';
-
-// A page of 40 deals shows 80 owners: the hash of a (domain, id) never changes, so it is made once.
-const hashes = new LRUCache<string, string>({ max: 10_000 });
-function hashedString(domain: string, id: number): string {
-  const key = `${domain}:${id}`;
-  let hash = hashes.get(key);
-  if (hash === undefined) {
-    hash = createHash('sha256').update(key).digest('hex');
-    hashes.set(key, hash);
-  }
-  return hash;
-}
 
 /** The spec's Domain user object. */
 export function userView(user: DomainUserDoc) {
@@ -29,7 +16,7 @@ export function userView(user: DomainUserDoc) {
     name: user.name,
     password: MASKED_PASSWORD,
     info_json_string: JSON.stringify({ logged_in_time: user.logged_in_time ?? 0, created_time: user.created_time }),
-    hashedString: hashedString(user.domain, user._id),
+    hashedString: createHash('sha256').update(`${user.domain}:${user._id}`).digest('hex'),
   };
 }
 

@@ -1,6 +1,7 @@
 import { driverCollection } from '@lib/mongo';
 import type { Connection } from 'mongoose';
 import type { AccountService } from '../accounts/account.service';
+import { userView } from '../accounts/user.view';
 import { contactModel } from '../contacts/contact.model';
 import type { ContactPresenter } from '../contacts/contact.presenter';
 import { noteModel, type NoteDoc } from '../notes/note.model';
@@ -29,7 +30,7 @@ export function dealPresenter(connection: Connection, accounts: AccountService, 
         .toArray(),
     ]);
     const contactViews = new Map((await contacts.many(contactDocs)).map((view) => [view.id, view]));
-    const ownerById = new Map(owners.map((u) => [u._id, u]));
+    const ownerViews = new Map(owners.map((u) => [u._id, userView(u)]));
     const trackName = new Map(tracks.map((t) => [t._id, t.name]));
     const notesByDeal = new Map<number, number[]>();
     for (const note of notes) for (const deal of note.deals) notesByDeal.set(deal, [...(notesByDeal.get(deal) ?? []), note._id]);
@@ -37,7 +38,7 @@ export function dealPresenter(connection: Connection, accounts: AccountService, 
       dealView(doc, {
         // a contact deleted while this was read is left out: no dangling ids
         contacts: doc.contact_ids.flatMap((id) => contactViews.get(id) ?? []),
-        owner: ownerById.get(doc.owner_id),
+        owner: ownerViews.get(doc.owner_id),
         trackName: trackName.get(doc.pipeline_id),
         notes: notesByDeal.get(doc._id) ?? [],
       }),

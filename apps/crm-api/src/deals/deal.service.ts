@@ -5,7 +5,7 @@ import { domainUserModel } from '../accounts/domain-user.model';
 import { contactModel } from '../contacts/contact.model';
 import type { CrmPager, Page } from '../paging';
 import type { TrackService } from '../tracks/track.service';
-import { removeDealFromNotes } from '../activity-cleanup';
+import { removeDealsFromNotes } from '../activity-cleanup';
 import { removeContactsFromDeals } from './deal-contacts';
 import { dealModel, type DealDoc } from './deal.model';
 import type { DealInput, DealPatch } from './deal.schemas';
@@ -85,9 +85,9 @@ export function dealService(connection: Connection, deps: { tracks: TrackService
    * between would be left dangling. Contacts deleted meanwhile are pulled (as their delete would
    * have done); a placement or owner that no longer exists undoes the write and answers 400.
    */
-  async function settle(account: number, id: number, undo: () => Promise<unknown>): Promise<DealDoc> {
-    let doc = await Deal.findOne({ _id: id, account }).lean<DealDoc>();
-    if (!doc) throw dealNotFound(id);
+  async function settle(account: number, written: DealDoc, undo: () => Promise<unknown>): Promise<DealDoc> {
+    const id = written._id;
+    let doc = written;
     const issues = await refIssues(account, { pipeline_id: doc.pipeline_id, milestone: doc.milestone, owner_id: doc.owner_id, contact_ids: doc.contact_ids });
     const gone = issues.filter((issue) => issue.field !== 'contact_ids');
     if (gone.length) {
@@ -138,8 +138,8 @@ export function dealService(connection: Connection, deps: { tracks: TrackService
       state.contact_ids = unique([...state.contact_ids, ...extraContacts]);
       await assertRefs(account, state);
       const now = nowSeconds();
-      const { _id: id } = await insertWithSequenceId(Deal, ids, (_id) => ({ _id, account, ...state, created_time: now, updated_time: now }) as DealDoc);
-      return settle(account, id, () => Deal.deleteOne({ _id: id, account }));
+      const created = await insertWithSequenceId(Deal, ids, (_id) => ({ _id, account, ...state, created_time: now, updated_time: now }) as DealDoc);
+      return settle(account, created, () => Deal.deleteOne({ _id: created._id, account }));
     },
 
     /** D4 and D3 with an id: the body is the whole deal; optional fields not sent take their defaults. */
@@ -149,7 +149,7 @@ export function dealService(connection: Connection, deps: { tracks: TrackService
       await assertRefs(account, state);
       const before = await Deal.findOneAndUpdate({ _id: id, account }, { $set: { ...state, updated_time: nowSeconds() } }, { returnDocument: 'before' }).lean<DealDoc>();
       if (!before) throw dealNotFound(id);
-      return settle(account, id, restore(account, id, before, state));
+      return settle(account, await requireDeal(account, id), restore(account, id, before, state));
     },
 
     /**
@@ -171,7 +171,7 @@ export function dealService(connection: Connection, deps: { tracks: TrackService
         await assertRefs(account, { ...(moves && placement), owner_id: changes.owner_id, contact_ids: changes.contact_ids });
         const guard = moves ? { pipeline_id: current.pipeline_id, milestone: current.milestone } : {};
         const before = await Deal.findOneAndUpdate({ _id: id, account, ...guard }, { $set: { ...changes, updated_time: nowSeconds() } }, { returnDocument: 'before' }).lean<DealDoc>();
-        if (before) return settle(account, id, restore(account, id, before, changes));
+        if (before) return settle(account, await requireDeal(account, id), restore(account, id, before, changes));
         await new Promise((resolve) => setTimeout(resolve, Math.random() * 20));
       }
       throw conflict(`Deal ${id} was moved by other requests meanwhile; try again`);
@@ -181,7 +181,7 @@ export function dealService(connection: Connection, deps: { tracks: TrackService
     async remove(account: number, id: number): Promise<number[]> {
       const { deletedCount } = await Deal.deleteOne({ _id: id, account });
       if (!deletedCount) return [];
-      await removeDealFromNotes(connection, account, id);
+      await removeDealsFromNotes(connection, account, [id]);
       return [id];
     },
 
@@ -189,7 +189,7 @@ export function dealService(connection: Connection, deps: { tracks: TrackService
     async removeMany(account: number, ids: number[]): Promise<number[]> {
       const found = (await Deal.find({ account, _id: { $in: unique(ids) } }, { _id: 1 }).sort({ _id: 1 }).lean()).map((d) => d._id);
       if (found.length) await Deal.deleteMany({ account, _id: { $in: found } });
-      await Promise.all(found.map((id) => removeDealFromNotes(connection, account, id)));
+      if (found.length) await removeDealsFromNotes(connection, account, found);
       return found;
     },
   };

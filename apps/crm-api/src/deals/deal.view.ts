@@ -1,11 +1,11 @@
-import type { DomainUserDoc } from '../accounts/domain-user.model';
-import { userView } from '../accounts/user.view';
+import type { UserView } from '../accounts/user.view';
 import type { ContactView } from '../contacts/contact.view';
 import type { DealDoc } from './deal.model';
 
 export interface DealRelations {
   contacts: ContactView[];
-  owner?: DomainUserDoc;
+  /** The owner's userView, made once per page for every deal it owns. */
+  owner?: UserView;
   trackName?: string;
   /** Ids of the notes related to the deal, oldest first. */
   notes: number[];
@@ -34,7 +34,7 @@ export function dealView(doc: DealDoc, related: DealRelations) {
     notes: related.notes.map(String),
     entity_type: 'deal' as const,
     ...(related.trackName !== undefined && { track: related.trackName }),
-    ...(related.owner && { owner: userView(related.owner) }),
+    ...(related.owner && { owner: related.owner }),
   };
 }
 
