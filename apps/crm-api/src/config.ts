@@ -1,7 +1,7 @@
 import { resolveMongoTarget, type MongoTarget } from '@lib/mongo';
-import { baseEnvShape, parseEnv, z } from '@lib/validation';
-import { milestonesProblem, splitMilestones } from './tracks/milestones';
+import { baseEnvShape, parseEnv, secretsOrDevDefaults, z } from '@lib/validation';
 import { DEFAULT_MILESTONES } from './tracks/track.model';
+import { milestoneList } from './tracks/track.schemas';
 
 const DEV_DEFAULTS = {
   CRM_ADMIN_EMAIL: 'admin@example.com',
@@ -25,11 +25,7 @@ const envSchema = z.object({
     .pipe(z.number().min(1, 'must be at least 1'))
     .default(50_000),
   CRM_CURSOR_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
-  CRM_DEFAULT_MILESTONES: z
-    .string()
-    .transform(splitMilestones)
-    .refine((names) => !milestonesProblem(names), { error: (issue) => milestonesProblem(issue.input as string[]) })
-    .default(DEFAULT_MILESTONES),
+  CRM_DEFAULT_MILESTONES: milestoneList.default(DEFAULT_MILESTONES),
 });
 
 export interface CrmConfig {
@@ -53,20 +49,16 @@ export interface CrmConfig {
 export function loadConfig(env: NodeJS.ProcessEnv): CrmConfig {
   const parsed = parseEnv(envSchema, env);
   const production = parsed.NODE_ENV === 'production';
-  const missing = (Object.keys(DEV_DEFAULTS) as Array<keyof typeof DEV_DEFAULTS>).filter((name) => !parsed[name]);
-  if (production && missing.length) {
-    throw new Error(`Invalid configuration:\n${missing.map((name) => `  ${name}: is required when NODE_ENV=production`).join('\n')}`);
-  }
-  const value = (name: keyof typeof DEV_DEFAULTS) => parsed[name] ?? DEV_DEFAULTS[name];
+  const { values, defaultsUsed } = secretsOrDevDefaults(parsed, DEV_DEFAULTS, production);
   return {
     production,
     port: parsed.PORT,
     logLevel: parsed.LOG_LEVEL,
     database: resolveMongoTarget('CRM', 'crm', env),
-    bootstrap: { email: value('CRM_ADMIN_EMAIL'), apiKey: value('CRM_ADMIN_API_KEY'), domain: value('CRM_DOMAIN') },
+    bootstrap: { email: values.CRM_ADMIN_EMAIL, apiKey: values.CRM_ADMIN_API_KEY, domain: values.CRM_DOMAIN },
     contactLimit: parsed.CRM_CONTACT_LIMIT,
-    cursorSecret: value('CRM_CURSOR_SECRET'),
+    cursorSecret: values.CRM_CURSOR_SECRET,
     defaultMilestones: parsed.CRM_DEFAULT_MILESTONES,
-    defaultsUsed: missing.map((name) => `${name}=${DEV_DEFAULTS[name]}`),
+    defaultsUsed,
   };
 }

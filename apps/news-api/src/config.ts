@@ -1,5 +1,5 @@
 import { resolveMongoTarget, type MongoTarget } from '@lib/mongo';
-import { baseEnvShape, parseEnv, z } from '@lib/validation';
+import { baseEnvShape, parseEnv, secretsOrDevDefaults, z } from '@lib/validation';
 import { loadPublishers, type Publisher } from './feeds/feeds-config';
 
 /** Printed at start when used; never used with NODE_ENV=production. */
@@ -52,19 +52,16 @@ export interface NewsConfig {
 export function loadConfig(env: NodeJS.ProcessEnv): NewsConfig {
   const parsed = parseEnv(envSchema, env);
   const production = parsed.NODE_ENV === 'production';
-  const missing = (Object.keys(DEV_DEFAULTS) as Array<keyof typeof DEV_DEFAULTS>).filter((name) => !parsed[name]);
-  if (production && missing.length) {
-    throw new Error(`Invalid configuration:\n${missing.map((name) => `  ${name}: is required when NODE_ENV=production`).join('\n')}`);
-  }
+  const { values, defaultsUsed } = secretsOrDevDefaults(parsed, DEV_DEFAULTS, production);
   return {
     production,
     port: parsed.PORT,
     logLevel: parsed.LOG_LEVEL,
     database: resolveMongoTarget('NEWS', 'news', env),
-    masterKey: parsed.MASTER_KEY ?? DEV_DEFAULTS.MASTER_KEY,
-    jwt: { secret: parsed.JWT_SECRET ?? DEV_DEFAULTS.JWT_SECRET, expiresInSeconds: parsed.JWT_EXPIRES_IN },
+    masterKey: values.MASTER_KEY,
+    jwt: { secret: values.JWT_SECRET, expiresInSeconds: parsed.JWT_EXPIRES_IN },
     publishers: loadPublishers(parsed.NEWS_FEEDS),
     syncIntervalSeconds: parsed.NEWS_SYNC_INTERVAL,
-    defaultsUsed: missing.map((name) => `${name}=${DEV_DEFAULTS[name]}`),
+    defaultsUsed,
   };
 }

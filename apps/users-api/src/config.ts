@@ -1,5 +1,5 @@
 import { resolveMongoTarget, type MongoTarget } from '@lib/mongo';
-import { baseEnvShape, parseEnv, z } from '@lib/validation';
+import { baseEnvShape, parseEnv, secretsOrDevDefaults, z } from '@lib/validation';
 
 /** Printed at start when used; never used with NODE_ENV=production. */
 const DEV_DEFAULTS = {
@@ -29,19 +29,16 @@ export interface UsersConfig {
 export function loadConfig(env: NodeJS.ProcessEnv): UsersConfig {
   const parsed = parseEnv(envSchema, env);
   const production = parsed.NODE_ENV === 'production';
-  const missing = (Object.keys(DEV_DEFAULTS) as Array<keyof typeof DEV_DEFAULTS>).filter((name) => !parsed[name]);
-  if (production && missing.length) {
-    throw new Error(`Invalid configuration:\n${missing.map((name) => `  ${name}: is required when NODE_ENV=production`).join('\n')}`);
-  }
+  const { values, defaultsUsed } = secretsOrDevDefaults(parsed, DEV_DEFAULTS, production);
   const warnings: string[] = [];
-  if (missing.length) warnings.push(`development defaults in use: ${missing.map((name) => `${name}=${DEV_DEFAULTS[name]}`).join(', ')}`);
+  if (defaultsUsed.length) warnings.push(`development defaults in use: ${defaultsUsed.join(', ')}`);
   if (production && !parsed.USERS_API_KEY) warnings.push('USERS_API_KEY is not set: anyone can add users');
   return {
     production,
     port: parsed.PORT,
     logLevel: parsed.LOG_LEVEL,
     apiKey: parsed.USERS_API_KEY,
-    cursorSecret: parsed.USERS_CURSOR_SECRET ?? DEV_DEFAULTS.USERS_CURSOR_SECRET,
+    cursorSecret: values.USERS_CURSOR_SECRET,
     database: resolveMongoTarget('USERS', 'users', env),
     warnings,
   };

@@ -4,7 +4,7 @@ import { milestonesProblem, splitMilestones } from './milestones';
 import { DEFAULT_TRACK_NAME } from './track.model';
 
 /** A comma-separated list of milestone names, parsed to the names in order. */
-const milestoneList = z
+export const milestoneList = z
   .string()
   .max(5000)
   .transform((value, ctx) => {
