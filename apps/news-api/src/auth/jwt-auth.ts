@@ -4,6 +4,7 @@ import jwt from 'jsonwebtoken';
 import { ExtractJwt } from 'passport-jwt';
 import type { Role, UserDoc } from '../users/user.model';
 import type { UserService } from '../users/user.service';
+import { bearerOf } from './access-token';
 import { JWT_ALGORITHM, JWT_ISSUER, signingKey, type TokenSettings } from './tokens';
 
 const challenge = (error?: string) => ({ 'WWW-Authenticate': error ? `Bearer realm="news", error="${error}"` : 'Bearer realm="news"' });
@@ -12,12 +13,10 @@ const challenge = (error?: string) => ({ 'WWW-Authenticate': error ? `Bearer rea
 function refusal(req: Request, err?: unknown) {
   const name = (err as { name?: string } | undefined)?.name;
   if (name === 'TokenExpiredError') return unauthorized('The token has expired; get a new one from POST /auth', challenge('invalid_token'));
-  const presented = bearerPresent(req) || 'access_token' in (req.query as object) || typeof (req.body as { access_token?: unknown })?.access_token === 'string';
+  const presented = bearerOf(req) !== undefined || 'access_token' in (req.query as object) || typeof (req.body as { access_token?: unknown })?.access_token === 'string';
   if (!presented) return unauthorized('Sign in: send the token from POST /auth as Authorization: Bearer <token>', challenge());
   return unauthorized('The token is not valid', challenge('invalid_token'));
 }
-
-const bearerPresent = (req: Request) => typeof req.headers.authorization === 'string' && /^Bearer /i.test(req.headers.authorization);
 
 /** The token of the request: the Authorization header, else the query, else the body field. */
 const tokenOf = ExtractJwt.fromExtractors([

@@ -1,9 +1,8 @@
+import { escapeRegex } from '../regex';
 import { COMPANIES, companyByCode, type Company } from './companies';
 
 // "ASX: BHP", "(ASX:CBA)", "ASX code: WES"
 const TICKER = /\bASX(?:\s+code)?\s*:\s*([A-Z0-9]{3})\b/g;
-
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 function nameMatcher(companies: readonly Company[]) {
   const codeByName = new Map<string, string>();
@@ -11,7 +10,7 @@ function nameMatcher(companies: readonly Company[]) {
   // Longest first, so "Commonwealth Bank of Australia" wins over "Commonwealth Bank". Names are
   // matched case-sensitively as whole words: "Coles" the grocer, not "coles" in a sentence.
   const names = [...codeByName.keys()].sort((a, b) => b.length - a.length);
-  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])(?:${names.map(escape).join('|')})(?![\\p{L}\\p{N}])`, 'gu');
+  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])(?:${names.map(escapeRegex).join('|')})(?![\\p{L}\\p{N}])`, 'gu');
   return (text: string) => [...text.matchAll(pattern)].flatMap((m) => codeByName.get(m[0]) ?? []);
 }
 

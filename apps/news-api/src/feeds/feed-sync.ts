@@ -1,7 +1,7 @@
-import { nextSequence } from '@lib/mongo';
+import { idSequence, insertWithSequenceId } from '@lib/mongo';
 import type { Logger } from '@lib/http';
 import type { Connection } from 'mongoose';
-import { articleModel } from '../news/article.model';
+import { articleModel, type ArticleDoc } from '../news/article.model';
 import type { Publisher } from './feeds-config';
 import { DEFAULT_FETCH_LIMITS, FeedError, fetchFeed, type FetchLimits } from './fetch-feed';
 import { readFeed, type FeedEntry } from './read-feed';
@@ -39,6 +39,7 @@ export interface FeedSyncOptions {
 export function feedSync({ connection, logger, publishers, limits = DEFAULT_FETCH_LIMITS }: FeedSyncOptions) {
   const Article = articleModel(connection);
   const Source = sourceModel(connection);
+  const ids = idSequence(connection, 'articles');
   let running: Promise<SyncReport> | undefined;
   let stopping = new AbortController();
 
@@ -55,12 +56,12 @@ export function feedSync({ connection, logger, publishers, limits = DEFAULT_FETC
     const known = await update();
     if (known) return known;
     if (await Article.exists({ url: entry.url })) return 'unchanged';
-    const id = await nextSequence(connection, 'articles');
     try {
-      await Article.create({ _id: id, url: entry.url, ...content, source: publisher.id, source_name: publisher.name, fetched_at: new Date() });
+      // a taken _id is re-drawn by insertWithSequenceId; a duplicate url is rethrown
+      await insertWithSequenceId(Article, ids, (_id) => ({ _id, url: entry.url, ...content, source: publisher.id, source_name: publisher.name, fetched_at: new Date() }) as ArticleDoc);
       return 'inserted';
     } catch (err) {
-      // stored meanwhile by a concurrent sync (another replica): the unique index kept it single
+      // the url stored meanwhile by a concurrent sync (another replica): the unique index kept it single
       if ((err as { code?: number }).code !== 11000) throw err;
       return (await update()) ?? 'unchanged';
     }

@@ -1,10 +1,11 @@
 import { notFound } from '@lib/errors';
+import { driverCollection } from '@lib/mongo';
 import { keysetAfter, sortOf, takePage, type SortKey } from '@lib/paging';
 import type { Connection } from 'mongoose';
 import { articleModel, type ArticleDoc } from './article.model';
 import type { NewsQuery } from './news.schemas';
 
-const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+import { escapeRegex } from '../regex';
 
 export type NewsFilter = Pick<NewsQuery, 'q' | 'company' | 'source' | 'from' | 'to' | 'sort'>;
 
@@ -24,7 +25,7 @@ function filterOf(query: NewsFilter): Record<string, unknown> {
   return filter;
 }
 
-export const sortKeys = (sort: NewsFilter['sort']): SortKey[] => {
+const sortKeys = (sort: NewsFilter['sort']): SortKey[] => {
   const direction = sort === 'oldest' ? 1 : -1;
   return [
     { field: 'published_at', direction },
@@ -34,6 +35,7 @@ export const sortKeys = (sort: NewsFilter['sort']): SortKey[] => {
 
 export function newsService(connection: Connection) {
   const Article = articleModel(connection);
+  const articles = driverCollection(Article);
 
   return {
     /**
@@ -46,8 +48,8 @@ export function newsService(connection: Connection) {
       const keys = sortKeys(query.sort);
       const pageFilter = after ? { $and: [filter, keysetAfter(keys, after)] } : filter;
       const [total, fetched] = await Promise.all([
-        Article.collection.countDocuments(filter),
-        Article.collection.find<ArticleDoc>(pageFilter, { sort: sortOf(keys), limit: limit + 1 }).toArray(),
+        articles.countDocuments(filter),
+        articles.find(pageFilter, { sort: sortOf(keys), limit: limit + 1 }).toArray(),
       ]);
       return { total, ...takePage(fetched, limit) };
     },
