@@ -9,7 +9,7 @@ export interface MongoTarget {
 }
 
 /** `MONGO_POOL_SIZE`: a whole number of connections, 1 to 100; undefined when not set. */
-export function mongoPoolSize(env: NodeJS.ProcessEnv = process.env): number | undefined {
+function mongoPoolSize(env: NodeJS.ProcessEnv = process.env): number | undefined {
   const raw = env.MONGO_POOL_SIZE;
   if (raw === undefined || raw === '') return undefined;
   const size = Number(raw);
