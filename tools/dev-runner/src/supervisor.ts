@@ -68,33 +68,36 @@ export class Supervisor {
 
   start(spec: ChildSpec): void {
     if (this.stopping) throw new Error(`not starting ${spec.name}: shutting down`);
-    const slot = { spec, backoff: new RestartBackoff(this.options.restartPolicy ?? DEFAULT_RESTART_POLICY) } as Slot;
+    const slot: Slot = { spec, backoff: new RestartBackoff(this.options.restartPolicy ?? DEFAULT_RESTART_POLICY), ...this.launch(spec) };
     this.slots.push(slot);
-    this.spawn(slot);
+    this.superviseExit(slot);
   }
 
-  private spawn(slot: Slot): void {
-    const { spec } = slot;
+  private launch(spec: ChildSpec): Pick<Slot, 'child' | 'exited' | 'done' | 'startedAt'> {
     const child = spawn(process.execPath, spec.args, { env: spec.env, cwd: spec.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     forEachLine(child.stdout, (line) => this.options.output(spec.name, 'stdout', line));
     forEachLine(child.stderr, (line) => this.options.output(spec.name, 'stderr', line));
-
     const exited = new Promise<ChildExit>((resolve) => {
       // 'close' comes after the child's last output was read, so its final words print before our report.
       child.once('close', (code, signal) => resolve({ code, signal }));
       child.once('error', (err) => resolve({ code: null, signal: null, error: err.message }));
     });
-    Object.assign(slot, { child, exited, done: false, startedAt: Date.now() });
-    void exited.then((exit) => {
+    return { child, exited, done: false, startedAt: Date.now() };
+  }
+
+  /** When the slot's child ends unasked, asks onUnexpectedExit, and starts it again after the back-off if told to. */
+  private superviseExit(slot: Slot): void {
+    void slot.exited.then((exit) => {
       slot.done = true;
       if (this.stopping) return;
       const restart = slot.backoff.next(Date.now() - slot.startedAt);
-      if (!this.options.onUnexpectedExit(spec.name, exit, restart)) return;
+      if (!this.options.onUnexpectedExit(slot.spec.name, exit, restart)) return;
       slot.restartTimer = setTimeout(() => {
         slot.restartTimer = undefined;
         if (this.stopping) return;
-        this.spawn(slot);
-        this.options.onRestarted?.(spec.name);
+        Object.assign(slot, this.launch(slot.spec));
+        this.superviseExit(slot);
+        this.options.onRestarted?.(slot.spec.name);
       }, restart.delayMs);
     });
   }
@@ -102,12 +105,6 @@ export class Supervisor {
   /** Names of the children running now (not those waiting to be restarted). */
   running(): string[] {
     return this.slots.filter((s) => !s.done).map((s) => s.spec.name);
-  }
-
-  /** The process id of a running child. */
-  pid(name: string): number | undefined {
-    const slot = this.slots.find((s) => s.spec.name === name && !s.done);
-    return slot?.child.pid;
   }
 
   /** SIGTERM to every running child, SIGKILL to those still there after the grace period; pending restarts are dropped. Idempotent. */

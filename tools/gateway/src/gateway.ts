@@ -30,14 +30,18 @@ export function createGateway(options: GatewayOptions): Server {
   const proxy = httpProxy.createProxyServer({ xfwd: false });
   const probePaths = INTERNAL_PATHS.join(' and ');
 
-  // http-proxy 1.18 listens for the request's 'aborted' event, which Node >= 16 no longer emits once
-  // the body was read, so a client that hangs up would leave the upstream request running.
-  proxy.on('proxyReq', (proxyReq: ClientRequest, req: IncomingMessage, res: ServerResponse) => {
+  // Set, not appended to (http-proxy's xfwd appends): what the client sent is not passed on.
+  proxy.on('proxyReq', (proxyReq: ClientRequest, req: IncomingMessage) => {
     proxyReq.setHeader('X-Forwarded-For', clientAddress(req.socket.remoteAddress));
     proxyReq.setHeader('X-Forwarded-Proto', 'http');
     proxyReq.setHeader('X-Forwarded-Port', String(req.socket.localPort ?? ''));
     proxyReq.setHeader('X-Forwarded-Host', req.headers.host ?? '');
     proxyReq.removeHeader('Forwarded');
+  });
+
+  // http-proxy 1.18 listens for the request's 'aborted' event, which Node >= 16 no longer emits once
+  // the body was read, so a client that hangs up would leave the upstream request running.
+  proxy.on('proxyReq', (proxyReq: ClientRequest, _req: IncomingMessage, res: ServerResponse) => {
     res.once('close', () => {
       if (!res.writableFinished) proxyReq.destroy();
     });
