@@ -19,6 +19,9 @@ describe('probe paths', () => {
     ['http://host:8080//readyz/?q', '/readyz/'],
     ['http://host', '/'],
     ['/100%', '/100%'],
+    ['*', '/*'],
+    ['*/readyz', '/*/readyz'],
+    ['http://host?/readyz', '/'],
   ])('normalises %s to %s, as nginx does before choosing a location', (target, path) => {
     expect(normalizedPath(target)).toBe(path);
   });

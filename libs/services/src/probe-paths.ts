@@ -23,6 +23,7 @@ export function normalizedPath(target: string): string {
   const absolute = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(path);
   if (absolute) path = path.slice(absolute[0].length) || '/';
   path = path.split('?')[0];
+  if (!path.startsWith('/')) path = `/${path}`; // `*`, `*x`: http-proxy joins them to its target's `/`
   path = path.replace(/%([0-9a-f]{2})/gi, (_match, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
   path = path.replace(/\/{2,}/g, '/');
   const segments: string[] = [];
