@@ -274,7 +274,7 @@ describe('startDevEnvironment supervision', () => {
     expect(await dev.finished).toBe(0);
     running = undefined;
     expect(await Promise.all([refused(ports.alpha), refused(ports.beta), refused(ports.gateway)])).toEqual([true, true, true]);
-  });
+  }, 60_000);
 });
 
 async function waitFor(condition: () => boolean, timeoutMs = 15_000): Promise<void> {
