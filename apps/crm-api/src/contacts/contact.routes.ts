@@ -14,6 +14,7 @@ import { contactListOutput, contactOutput } from './contact.outputs';
 import type { ContactPresenter } from './contact.presenter';
 import { contactView } from './contact.view';
 import {
+  addPropertyInput,
   changeOwnerForm,
   companiesForm,
   companyParams,
@@ -25,7 +26,6 @@ import {
   idParams,
   leadScoreInput,
   listQuery,
-  propertyInput,
   scoreForm,
   searchEmailsForm,
   searchQuery,
@@ -148,7 +148,7 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       path: '/dev/api/contacts/add/property',
       summary: 'C11: add a property, or replace the one with the same name and subtype',
       tags: TAGS,
-      request: { query: emailQuery, body: xmlRoot(propertyInput, 'contactField') },
+      request: { query: emailQuery, body: xmlRoot(addPropertyInput, 'contactField') },
       responses: { 200: one, ...commonErrors },
       handler: async ({ query, body }, req, res) => {
         const doc = await contacts.requireByEmail(account(req), query.email);
