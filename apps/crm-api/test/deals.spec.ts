@@ -175,13 +175,13 @@ describe('D3: create', () => {
     expect((await stored(theirs.id))!.account).toBe(zed.account);
   });
 
-  it('answers XML when asked: <deal> with repeated contacts elements', async () => {
+  it('answers XML when asked: <opportunity> (the original\'s name) with repeated contacts elements', async () => {
     const al = await h.contact(ann, 'Al');
     const res = await ctx.as(ann).post(BASE).set('Accept', 'application/xml').send(h.dealBody(ann, sales, { contact_ids: [al.id] }));
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/xml/);
-    const xml = parseXml(res.text).end({ format: 'object' }) as unknown as { deal: Record<string, unknown> };
-    expect(xml.deal).toMatchObject({ name: 'Big deal', milestone: 'Lead', track: 'Sales', entity_type: 'deal', contact_ids: String(al.id), contacts: { id: String(al.id), type: 'PERSON' } });
+    const xml = parseXml(res.text).end({ format: 'object' }) as unknown as { opportunity: Record<string, unknown> };
+    expect(xml.opportunity).toMatchObject({ name: 'Big deal', milestone: 'Lead', track: 'Sales', entity_type: 'deal', contact_ids: String(al.id), contacts: { id: String(al.id), type: 'PERSON' } });
   });
 
   it('errors answer XML when XML was asked for', async () => {
@@ -578,7 +578,7 @@ describe('D11 and D12', () => {
     expect(ids((await ctx.as(bea).get(`${BASE}/my/deals`)).body)).toEqual([hers.id]);
     expect((await ctx.as(zed).get(`${BASE}/my/deals`)).body).toEqual([]);
     const xml = await ctx.as(bea).get(`${BASE}/my/deals`).set('Accept', 'application/xml');
-    expect(xml.text).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?><deals><deal><id>\d+<\/id>/);
+    expect(xml.text).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?><collection><opportunity><id>\d+<\/id>/);
   });
 });
 
