@@ -131,6 +131,23 @@ describe('Accept on bodiless answers', () => {
   });
 });
 
+describe('the OpenAPI document states the XML shapes', () => {
+  it('response roots and items, and XML request bodies with their root names', async () => {
+    const doc = (await ctx.as(ann).get('/openapi.json')).body;
+    const xmlOf = (path: string, method: string, status = '200') => doc.paths[path][method].responses[status].content['application/xml'].schema;
+    expect(xmlOf('/dev/api/opportunity', 'get')).toMatchObject({ type: 'array', xml: { name: 'collection', wrapped: true }, items: { xml: { name: 'opportunity' } } });
+    expect(xmlOf('/dev/api/opportunity/{id}', 'get').xml).toEqual({ name: 'opportunity' });
+    expect(xmlOf('/dev/api/contacts', 'get')).toMatchObject({ xml: { name: 'contacts', wrapped: true }, items: { xml: { name: 'contact' } } });
+    expect(xmlOf('/dev/api/contacts/{contact_id}/notes', 'get')).toMatchObject({ xml: { name: 'collection' }, items: { xml: { name: 'note' } } });
+    const create = doc.paths['/dev/api/contacts'].post.requestBody.content;
+    expect(Object.keys(create)).toEqual(['application/json', 'application/xml', 'text/xml']);
+    expect(create['application/xml'].schema.xml).toEqual({ name: 'contact' });
+    expect(doc.paths['/dev/api/opportunity'].post.requestBody.content['application/xml'].schema.xml).toEqual({ name: 'opportunity' });
+    expect(doc.paths['/dev/api/contacts/add/property'].post.requestBody.content['text/xml'].schema.xml).toEqual({ name: 'contactField' });
+    expect(Object.keys(doc.paths['/dev/api/contacts/email/tags/add'].post.requestBody.content)).toEqual(['application/x-www-form-urlencoded', 'application/json', 'application/xml', 'text/xml']);
+  });
+});
+
 describe('GET /dev/api', () => {
   it('answers the calling user for valid credentials, 401 without', async () => {
     const res = await ctx.as(ann).get('/dev/api');
