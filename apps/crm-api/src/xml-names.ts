@@ -3,7 +3,9 @@
  * JAXB classes read them (github agilecrm/java-api, `com.agilecrm.stubs`). A deal is `<opportunity>`
  * (`Deal` is `@XmlRootElement(name = "opportunity")`); a list of deals or of notes is a
  * `<collection>` of them (`DealCollection`, `NoteCollection`). Contacts keep the spec's names
- * (C1: `<contacts>` of `<contact>`). Resources the client has no class for keep their own names.
+ * (C1: `<contacts>` of `<contact>`). The client's `User` (`<owner>`) is a deal's `owner` element,
+ * which has that name already; it reads no user endpoint, so users, like the resources it has no
+ * class for, keep their own names.
  */
 export const XML_NAMES = {
   contact: { root: 'contact' },

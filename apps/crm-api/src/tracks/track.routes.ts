@@ -1,6 +1,6 @@
 import { XML_NAMES } from '../xml-names';
 import { validationFailed } from '@lib/errors';
-import { defineRoute, xmlRoot, z, type AnyRoute } from '@lib/validation';
+import { defineRoute, xmlList, xmlRoot, z, type AnyRoute } from '@lib/validation';
 import type { Request, Response } from 'express';
 import { currentUser } from '../auth/basic-auth';
 import { commonErrors, notFoundError } from '../errors.outputs';
@@ -36,7 +36,7 @@ export function trackRoutes(tracks: TrackService): AnyRoute[] {
       path: PATH,
       summary: 'K1: tracks of the account, the Default track first',
       tags: TAGS,
-      responses: { 200: { description: 'Every track (never empty: the Default track always exists)', schema: z.array(trackOutput) }, 401: commonErrors[401] },
+      responses: { 200: { description: 'Every track (never empty: the Default track always exists)', schema: xmlList(trackOutput, XML_NAMES.tracks) }, 401: commonErrors[401] },
       handler: async (_input, req, res) => reply(req, res, (await tracks.list(account(req))).map(trackView), XML_NAMES.tracks),
     }),
     defineRoute({
