@@ -1,4 +1,4 @@
-import { buildServiceApp, negotiate, type ServiceDeps } from '@lib/http';
+import { buildServiceApp, disregardAccept, negotiate, type ServiceDeps } from '@lib/http';
 import { databaseReady } from '@lib/mongo';
 import type { AnyRoute } from '@lib/validation';
 import type { RequestHandler } from 'express';
@@ -44,9 +44,25 @@ const acceptable: RequestHandler = (req, _res, next) => {
   next();
 };
 
+/** Deletes, and routes whose every success is a 204: their answer does not depend on Accept. */
+const bodiless = (route: AnyRoute) =>
+  route.method === 'delete' || Object.keys(route.responses).every((status) => !status.startsWith('2') || status === '204');
+
+/** Every body a route takes as JSON it also takes as XML (`application/xml`, `text/xml`): the Java client sends XML. */
+function withXml(request: AnyRoute['request']): AnyRoute['request'] {
+  if (!request?.body) return request;
+  const types = request.bodyTypes ?? ['json'];
+  return types.includes('json') ? { ...request, bodyTypes: [...types, 'xml'] } : request;
+}
+
 /** Every /dev/api route needs HTTP Basic credentials; the OpenAPI document says so per route. */
 const protect = (auth: RequestHandler, routes: AnyRoute[]): AnyRoute[] =>
-  routes.map((route) => ({ ...route, before: [auth, acceptable, ...(route.before ?? [])], security: ['basic'] }));
+  routes.map((route) => ({
+    ...route,
+    request: withXml(route.request),
+    before: [auth, bodiless(route) ? disregardAccept : acceptable, ...(route.before ?? [])],
+    security: ['basic'],
+  }));
 
 /** Builds the CRM service without listening. */
 export function createApp({ connection, logger, lifecycle, contactLimit, cursorSecret, defaultMilestones = DEFAULT_MILESTONES }: CrmAppConfig) {

@@ -174,7 +174,7 @@ describe('N3: GET /dev/api/contacts/{contact_id}/notes', () => {
     ]);
     const xml = await ctx.as(ann).get(`/dev/api/contacts/${a.id}/notes`).set('Accept', 'application/xml');
     expect(xml.status).toBe(200);
-    const notes = (xmlOf(xml) as { notes: { note: Array<Record<string, unknown>> } }).notes.note;
+    const notes = (xmlOf(xml) as { collection: { note: Array<Record<string, unknown>> } }).collection.note;
     expect(notes.map((n) => n.subject)).toEqual(['one', 'three']);
     expect(notes[1].contacts).toEqual([String(b.id), String(a.id)]);
   });

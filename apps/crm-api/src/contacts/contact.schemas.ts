@@ -66,3 +66,14 @@ export const editPropertiesInput = z.strictObject({ id: idField, properties: pro
 export const editTagsInput = z.strictObject({ id: idField, tags: tags.min(1, 'must list at least one tag') });
 export const leadScoreInput = z.strictObject({ id: idField, lead_score: intField({ min: 0, max: Number.MAX_SAFE_INTEGER }) });
 export const starInput = z.strictObject({ id: idField, star_value: intField({ min: 0, max: 5 }) });
+
+/** The system property names of the spec; C11 reads a property without `type` as one of these or as custom. */
+const SYSTEM_PROPERTY_NAMES = new Set(['first_name', 'last_name', 'company', 'title', 'email', 'phone', 'address', 'website']);
+
+/**
+ * C11 body: a property whose `type` may be left out (the Java client's addProperty sends none):
+ * a system property name is then `SYSTEM`, any other name `CUSTOM`.
+ */
+export const addPropertyInput = propertyInput
+  .extend({ type: propertyInput.shape.type.optional() })
+  .transform((property) => ({ ...property, type: property.type ?? (SYSTEM_PROPERTY_NAMES.has(property.name) ? ('SYSTEM' as const) : ('CUSTOM' as const)) }));

@@ -1,4 +1,4 @@
-import { formArray, pathId, queryInt, text, z } from '@lib/validation';
+import { formArray, pathId, queryInt, text, xmlRoot, z } from '@lib/validation';
 import { idField, intField } from '../fields';
 import { pageParams } from '../paging';
 
@@ -42,7 +42,7 @@ const shown = {
 };
 
 /** D3/D4/D5 body: a whole deal; unknown fields are refused. */
-export const dealInput = z.strictObject({ id: idField.optional(), ...writable, ...shown });
+export const dealInput = xmlRoot(z.strictObject({ id: idField.optional(), ...writable, ...shown }), 'opportunity');
 export type DealInput = z.output<typeof dealInput>;
 
 /** partial-update body: the id and only the fields to change. */

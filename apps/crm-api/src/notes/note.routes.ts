@@ -1,5 +1,6 @@
+import { XML_NAMES } from '../xml-names';
 import { validationFailed } from '@lib/errors';
-import { defineRoute, type AnyRoute } from '@lib/validation';
+import { defineRoute, xmlRoot, xmlList, type AnyRoute } from '@lib/validation';
 import type { Request, Response } from 'express';
 import { currentUser } from '../auth/basic-auth';
 import { sentContactIds } from '../contact-links';
@@ -14,8 +15,8 @@ import type { NoteFields, NoteService } from './note.service';
 import { noteView } from './note.view';
 
 const TAGS = ['notes'];
-const one = { description: 'The note', schema: noteOutput };
-const list = { description: 'Notes, oldest first: count on the first, cursor on the last when more follow (an empty list when none)', schema: noteListOutput };
+const one = { description: 'The note', schema: xmlRoot(noteOutput, XML_NAMES.note.root) };
+const list = { description: 'Notes, oldest first: count on the first, cursor on the last when more follow (an empty list when none)', schema: xmlList(noteListOutput.element, XML_NAMES.notes) };
 
 /** The relation fields a write sent, under the names the service uses. */
 function relationsOf(body: Pick<NoteInput, 'contact_ids' | 'contacts' | 'deal_ids'>): Partial<NoteFields> {
@@ -27,8 +28,8 @@ const contactsField = (body: { contacts?: unknown }) => (body.contacts ? 'contac
 
 export function noteRoutes(notes: NoteService, contacts: ContactService): AnyRoute[] {
   const account = (req: Request) => currentUser(req).account;
-  const sendOne = (req: Request, res: Response, doc: NoteDoc) => reply(req, res, noteView(doc), { root: 'note' });
-  const sendList = (req: Request, res: Response, page: Page<NoteDoc>) => reply(req, res, shapePage(page.items.map(noteView), page), { root: 'notes', item: 'note' });
+  const sendOne = (req: Request, res: Response, doc: NoteDoc) => reply(req, res, noteView(doc), XML_NAMES.note);
+  const sendList = (req: Request, res: Response, page: Page<NoteDoc>) => reply(req, res, shapePage(page.items.map(noteView), page), XML_NAMES.notes);
 
   function create(body: NoteInput, req: Request) {
     if (body.id !== undefined) throw validationFailed([{ field: 'id', message: 'must not be sent when creating; use PUT /dev/api/notes to update' }]);

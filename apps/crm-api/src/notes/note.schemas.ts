@@ -1,4 +1,4 @@
-import { pathId, text, z } from '@lib/validation';
+import { pathId, text, xmlRoot, z } from '@lib/validation';
 import { contactIdList, idList } from '../contact-links';
 import { idField } from '../fields';
 
@@ -19,7 +19,7 @@ const relations = {
 };
 
 /** N1 and the deal-notes call: a new note. */
-export const noteInput = z.strictObject({ id: idField.optional(), subject, description, ...relations });
+export const noteInput = xmlRoot(z.strictObject({ id: idField.optional(), subject, description, ...relations }), 'note');
 export type NoteInput = z.output<typeof noteInput>;
 
 /** PUT /dev/api/notes: the sent fields replace the stored ones. */
