@@ -28,6 +28,7 @@ import {
   scoreForm,
   searchEmailsForm,
   searchQuery,
+  sortedListQuery,
   starInput,
   tagsForm,
 } from './contact.schemas';
@@ -63,10 +64,10 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
     defineRoute({
       method: 'get',
       path: '/dev/api/contacts',
-      summary: 'C1: contacts and companies of the account, oldest first, paged',
+      summary: 'C1: contacts and companies of the account, oldest first (or by global_sort_key), paged',
       description: 'XML unless Accept asks for JSON (convention 3). 204 when the account has no contacts.',
       tags: TAGS,
-      request: { query: listQuery },
+      request: { query: sortedListQuery },
       responses: { 200: page, 204: noContent, ...commonErrors },
       handler: async ({ query }, req, res) => sendPage(req, res, await contacts.list(account(req), query), 'xml'),
     }),
@@ -221,7 +222,7 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
     defineRoute({
       method: 'post',
       path: '/dev/api/contacts/companies/list',
-      summary: 'Companies of the account, oldest first, paged',
+      summary: 'Companies of the account, oldest first (or by global_sort_key), paged',
       tags: TAGS,
       request: { body: companiesForm, bodyTypes: ['form', 'json'] },
       responses: { 200: page, 204: noContent, ...commonErrors },

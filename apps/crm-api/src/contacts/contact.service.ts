@@ -7,7 +7,7 @@ import { accountModel } from '../accounts/account.model';
 import type { DomainUserDoc } from '../accounts/domain-user.model';
 import { removeContactFromActivities } from '../activity-cleanup';
 import { forgetContactInDeals } from '../deals/deal-contacts';
-import type { CrmPager, Page } from '../paging';
+import type { CrmPager, Page, SortedPageParams } from '../paging';
 import { assertContactRules, emailsOf, type ContactState } from './contact-rules';
 import { contactModel, type ContactDoc, type Property } from './contact.model';
 import type { ContactInput } from './contact.schemas';
@@ -179,8 +179,9 @@ export function contactService(connection: Connection, options: ContactServiceOp
   }
 
   return {
-    list: (account: number, params: { page_size: number; cursor?: string }, filter: Record<string, unknown> = {}): Promise<Page<ContactDoc>> =>
-      options.pager.page(Contact, { account, ...filter }, params, `contacts:${account}:${JSON.stringify(filter)}`),
+    /** C1, companies, persons of a company: in the order of `global_sort_key` when the list takes one. */
+    list: (account: number, params: SortedPageParams, filter: Record<string, unknown> = {}): Promise<Page<ContactDoc>> =>
+      options.pager.sorted(Contact, { account, ...filter }, params, `contacts:${account}:${JSON.stringify(filter)}`),
 
     count: (account: number) => Contact.countDocuments({ account }),
 
