@@ -59,7 +59,7 @@ export function createApp({ connection, logger, lifecycle, contactLimit, cursorS
   const auth = basicAuth(accounts);
   const links = contactLinks(connection, presentContact);
   const dealsExist: DealsExist = async (account, ids) => (await dealModel(connection).countDocuments({ account, _id: { $in: ids } })) === ids.length;
-  const notes = noteService(connection, { pager, links, dealsExist });
+  const notes = noteService(connection, { pager, links, dealsExist, accounts });
   const tasks = taskService(connection, { pager, links, accounts });
   const events = eventService(connection, { pager, links });
   return buildServiceApp({
