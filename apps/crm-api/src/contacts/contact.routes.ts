@@ -23,6 +23,7 @@ import {
   emailQuery,
   idParams,
   leadScoreInput,
+  phoneParams,
   listQuery,
   propertyInput,
   scoreForm,
@@ -89,6 +90,18 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       handler: async ({ params }, req, res) => {
         assertEmail(params.email, 'email');
         const doc = await contacts.findByEmail(account(req), params.email);
+        return doc ? sendOne(req, res, doc) : sendNoContent(res);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/dev/api/contacts/search/phonenumber/:phone',
+      summary: 'The contact with a phone property of exactly this value (the oldest when several have it)',
+      tags: TAGS,
+      request: { params: phoneParams },
+      responses: { 200: one, 204: { description: 'No contact has this phone number' }, ...commonErrors },
+      handler: async ({ params }, req, res) => {
+        const doc = await contacts.findByPhone(account(req), params.phone);
         return doc ? sendOne(req, res, doc) : sendNoContent(res);
       },
     }),

@@ -41,6 +41,12 @@ export type ContactInput = z.output<typeof contactInput>;
 export const idParams = z.strictObject({ id: pathId });
 export const companyParams = z.strictObject({ companyId: pathId });
 export const emailParams = z.strictObject({ email: z.string().min(1).max(254) });
+export const phoneParams = z.strictObject({
+  phone: z
+    .string()
+    .max(50, 'must be at most 50 characters')
+    .regex(/^[0-9+\-(). ]*[0-9][0-9+\-(). ]*$/, 'must be a phone number: digits, spaces and + - ( ) .'),
+});
 export const listQuery = z.strictObject(pageParams);
 /** C1: paged, in the order of `global_sort_key`. */
 export const sortedListQuery = z.strictObject({ ...pageParams, global_sort_key: sortParam });
