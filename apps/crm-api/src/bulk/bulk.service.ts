@@ -11,11 +11,14 @@ import type { BulkAction, BulkForm } from './bulk.schemas';
 export function bulkService(contacts: ContactService, accounts: AccountService) {
   return {
     async run(account: number, action: BulkAction, form: BulkForm, owner?: number): Promise<void> {
+      const tags = form.data;
       const takesTags = action === 'ADD_TAG' || action === 'REMOVE_TAG';
-      if (takesTags && !form.data) throw validationFailed([{ field: 'data', message: `is required for ${action}: the tags, as a JSON array` }]);
-      if (!takesTags && form.data) throw validationFailed([{ field: 'data', message: `is not used by ${action}` }]);
+      if (takesTags && !tags) throw validationFailed([{ field: 'data', message: `is required for ${action}: the tags, as a JSON array` }]);
+      if (!takesTags && tags) throw validationFailed([{ field: 'data', message: `is not used by ${action}` }]);
       if (action === 'CHANGE_OWNER' && owner === undefined) throw validationFailed([{ field: 'owner', message: 'is required for CHANGE_OWNER: the id of the new owner' }]);
       if (action !== 'CHANGE_OWNER' && owner !== undefined) throw validationFailed([{ field: 'owner', message: `is not used by ${action}` }]);
+      const newOwner = owner === undefined ? undefined : (await accounts.usersById(account, [owner]))[0];
+      if (owner !== undefined && !newOwner) throw validationFailed([{ field: 'owner', message: `names no user of this account (${owner})` }]);
 
       const found = await contacts.kindsOf(account, form.contact_ids);
       const ids = found.map((c) => c._id);
@@ -23,20 +26,10 @@ export function bulkService(contacts: ContactService, accounts: AccountService) 
         const companies = found.filter((c) => c.type === 'COMPANY').map((c) => c._id);
         if (companies.length) throw validationFailed([{ field: 'contact_ids', message: `companies take no tags (${companies.slice(0, 10).join(', ')})` }]);
       }
-      switch (action) {
-        case 'ADD_TAG':
-          return contacts.addTagsTo(account, ids, form.data!);
-        case 'REMOVE_TAG':
-          return contacts.removeTagsFrom(account, ids, form.data!);
-        case 'DELETE':
-          for (const id of ids) await contacts.remove(account, id);
-          return;
-        case 'CHANGE_OWNER': {
-          const [user] = await accounts.usersById(account, [owner!]);
-          if (!user) throw validationFailed([{ field: 'owner', message: `names no user of this account (${owner})` }]);
-          return contacts.changeOwnerOf(account, ids, user);
-        }
-      }
+      if (action === 'ADD_TAG' && tags) return contacts.addTagsTo(account, ids, tags);
+      if (action === 'REMOVE_TAG' && tags) return contacts.removeTagsFrom(account, ids, tags);
+      if (action === 'CHANGE_OWNER' && newOwner) return contacts.changeOwnerOf(account, ids, newOwner);
+      if (action === 'DELETE') for (const id of ids) await contacts.remove(account, id);
     },
   };
 }

@@ -1,5 +1,4 @@
 import { defineRoute, z, type AnyRoute } from '@lib/validation';
-import type { Request } from 'express';
 import { currentUser } from '../auth/basic-auth';
 import { contactListOutput } from '../contacts/contact.outputs';
 import type { ContactPresenter } from '../contacts/contact.presenter';

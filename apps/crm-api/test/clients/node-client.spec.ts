@@ -14,10 +14,9 @@ import { company, person, setupCrmApp, type TestUser } from '../setup-app';
 const ctx = setupCrmApp();
 
 let ann: TestUser;
-let bob: TestUser;
 beforeEach(async () => {
   ann = await ctx.user('acme', 'ann@acme.test');
-  bob = await ctx.user('acme', 'bob@acme.test');
+  await ctx.user('acme', 'bob@acme.test'); // changeContactOwner's new owner
 });
 
 /** `ContactAPI.prototype.getOptions` and the three ways its methods send. */
@@ -154,7 +153,7 @@ describe('deals', () => {
     expect((await client.get(`/dev/api/opportunity/${id}`)).body).toMatchObject({ id, expected_value: 1000 });
     const deleted = await client.delete(`/dev/api/opportunity/${id}`);
     expect(deleted.status).toBe(200);
-    expect(await ctx.connection.collection('deals').countDocuments({ _id: id })).toBe(0);
+    expect(await ctx.connection.collection<{ _id: number }>('deals').countDocuments({ _id: id })).toBe(0);
   });
 
   it('getDealByContactId builds /contacts/{id}deals (no slash, a bug of the client): a 400 naming the id, as no such path exists', async () => {

@@ -240,7 +240,7 @@ describe('3. Deal', () => {
     expectError(await curlWrap('opportunity', full, 'PUT', 'application/json'), 400, 'validation_failed', ['pipeline_id', 'owner_id']);
     const deleted = await curlWrap(`opportunity/${id}`, null, 'DELETE', 'application/json');
     expect(deleted.status).toBe(200);
-    expect(await ctx.connection.collection('deals').countDocuments({ _id: id })).toBe(0);
+    expect(await ctx.connection.collection<{ _id: number }>('deals').countDocuments({ _id: id })).toBe(0);
   });
 });
 

@@ -195,7 +195,7 @@ describe('3. Deal', () => {
     expect((await agileCRM(`opportunity/${id}`, 'GET', null, 'application/json')).body).toMatchObject({ id, expected_value: 1000 });
     const deleted = await agileCRM(`opportunity/${id}`, 'DELETE', null, 'application/json');
     expect(deleted.status).toBe(200);
-    expect(await ctx.connection.collection('deals').countDocuments({ _id: id })).toBe(0);
+    expect(await ctx.connection.collection<{ _id: number }>('deals').countDocuments({ _id: id })).toBe(0);
   });
 });
 
