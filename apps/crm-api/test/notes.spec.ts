@@ -40,6 +40,7 @@ describe('N1: POST /dev/api/notes', () => {
       subject: 'Call',
       description: 'Talked about Q3',
       contacts: [String(a.id), String(b.id)],
+      owner_id: ann.id,
       entity_type: 'note',
     });
     expect(res.body.created_time).toBeGreaterThanOrEqual(before);
@@ -299,6 +300,7 @@ describe('notes on deals', () => {
       description: 'Sent',
       contacts: [String(a.id)],
       deal_ids: ['11', '12'],
+      owner_id: ann.id,
       entity_type: 'note',
     });
     await createNote(ann, { subject: 'other', description: 'D' });

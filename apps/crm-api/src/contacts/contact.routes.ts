@@ -25,10 +25,12 @@ import {
   emailQuery,
   idParams,
   leadScoreInput,
+  phoneParams,
   listQuery,
   scoreForm,
   searchEmailsForm,
   searchQuery,
+  sortedListQuery,
   starInput,
   tagsForm,
 } from './contact.schemas';
@@ -64,10 +66,10 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
     defineRoute({
       method: 'get',
       path: '/dev/api/contacts',
-      summary: 'C1: contacts and companies of the account, oldest first, paged',
+      summary: 'C1: contacts and companies of the account, oldest first (or by global_sort_key), paged',
       description: 'XML unless Accept asks for JSON (convention 3). 204 when the account has no contacts.',
       tags: TAGS,
-      request: { query: listQuery },
+      request: { query: sortedListQuery },
       responses: { 200: page, 204: noContent, ...commonErrors },
       handler: async ({ query }, req, res) => sendPage(req, res, await contacts.list(account(req), query), 'xml'),
     }),
@@ -89,6 +91,18 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       handler: async ({ params }, req, res) => {
         assertEmail(params.email, 'email');
         const doc = await contacts.findByEmail(account(req), params.email);
+        return doc ? sendOne(req, res, doc) : sendNoContent(res);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/dev/api/contacts/search/phonenumber/:phone',
+      summary: 'The contact with a phone property of exactly this value (the oldest when several have it)',
+      tags: TAGS,
+      request: { params: phoneParams },
+      responses: { 200: one, 204: { description: 'No contact has this phone number' }, ...commonErrors },
+      handler: async ({ params }, req, res) => {
+        const doc = await contacts.findByPhone(account(req), params.phone);
         return doc ? sendOne(req, res, doc) : sendNoContent(res);
       },
     }),
@@ -222,7 +236,7 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
     defineRoute({
       method: 'post',
       path: '/dev/api/contacts/companies/list',
-      summary: 'Companies of the account, oldest first, paged',
+      summary: 'Companies of the account, oldest first (or by global_sort_key), paged',
       tags: TAGS,
       request: { body: companiesForm, bodyTypes: ['form', 'json'] },
       responses: { 200: page, 204: noContent, ...commonErrors },

@@ -60,7 +60,7 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
     defineRoute({
       method: 'get',
       path: BASE,
-      summary: 'D1: deals of the account, oldest first, paged',
+      summary: 'D1: deals of the account, oldest first (or by global_sort_key), paged',
       tags: TAGS,
       request: { query: listQuery },
       responses: { 200: page, ...commonErrors },
@@ -86,7 +86,7 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
     defineRoute({
       method: 'get',
       path: `${BASE}/based`,
-      summary: 'D10: deals of a track (pipeline_id 0: the Default track, 1: all tracks), paged',
+      summary: 'D10: deals of a track (pipeline_id 0: the Default track, 1: all tracks), oldest first (or by global_sort_key), paged',
       tags: TAGS,
       request: { query: basedQuery },
       responses: { 200: page, ...commonErrors },

@@ -11,6 +11,7 @@ const relations = {
   contact_ids: contactIdList.optional(),
   contacts: contactIdList.optional().meta({ description: 'Same as contact_ids (the name responses use); send one of the two' }),
   deal_ids: idList('deals').optional(),
+  owner_id: idField.optional().meta({ description: 'A user of the account; default the caller on creation' }),
   created_time: readOnly,
   updated_time: readOnly,
   entity_type: readOnly,
