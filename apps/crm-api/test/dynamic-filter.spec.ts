@@ -161,6 +161,12 @@ describe('bad filters are a 400 naming the place', () => {
     [`filterJson=${encodeURIComponent(JSON.stringify({ rules: [], pad: 'x'.repeat(10_001) }))}`, 'filterJson'],
     [`filterJson=${rules([])}&global_sort_key=name`, 'global_sort_key'],
     [`filterJson=${rules([])}&page_size=0`, 'page_size'],
+    // single quotes (the Java client's filterJson) are read; nothing else beyond JSON is
+    [`filterJson=${encodeURIComponent("{'rules':[{'LHS':'tags','CONDITION':'LIKE','RHS':'a'}],'contact_type':'PERSON'}")}`, 'filterJson.rules.0.CONDITION'],
+    [`filterJson=${encodeURIComponent("{'rules':[{'LHS':'tags','CONDITION':'EQUALS','RHS':'a'}],'contact_type':'person'}")}`, 'filterJson.contact_type'],
+    [`filterJson=${encodeURIComponent("{rules:[{'LHS':'tags','CONDITION':'EQUALS','RHS':'a'}]}")}`, 'filterJson'],
+    [`filterJson=${encodeURIComponent("{'rules':[{'LHS':'tags','CONDITION':'EQUALS','RHS':'a'},],}")}`, 'filterJson'],
+    [`filterJson=${encodeURIComponent("{'rules':[{'LHS':'tags','CONDITION':'EQUALS','RHS':'O'Neil'}]}")}`, 'filterJson'],
     ['page_size=5', 'filterJson'],
   ])('refuses bad case %#, naming the field', async (form, field) => {
     expectError(await filter(ann, form), 400, 'validation_failed', [field]);

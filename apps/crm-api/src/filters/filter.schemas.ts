@@ -1,4 +1,4 @@
-import { z } from '@lib/validation';
+import { parseSingleQuotedJson, z } from '@lib/validation';
 import { intField } from '../fields';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageParams, sortParam } from '../paging';
 
@@ -30,7 +30,7 @@ export const filterJson = z.strictObject(
 );
 export type FilterJson = z.output<typeof filterJson>;
 
-/** POST /dev/api/filters/filter/dynamic-filter: form fields (or JSON), `filterJson` as JSON-object text. */
+/** POST /dev/api/filters/filter/dynamic-filter: form fields (or JSON), `filterJson` as JSON-object text (strings in double or single quotes). */
 export const dynamicFilterForm = z.strictObject({
   page_size: intField({ min: 1, max: MAX_PAGE_SIZE }).default(DEFAULT_PAGE_SIZE),
   cursor: pageParams.cursor,
@@ -39,11 +39,8 @@ export const dynamicFilterForm = z.strictObject({
     (value) => {
       if (typeof value !== 'string') return value;
       if (value.length > MAX_FILTER_JSON) return value; // fails the object check: not parsed at all
-      try {
-        return JSON.parse(value);
-      } catch {
-        return value;
-      }
+      // the Java client single-quotes its strings ({'rules':[…]}); nothing else is loosened
+      return parseSingleQuotedJson(value) ?? value;
     },
     filterJson,
   ),
