@@ -6,16 +6,19 @@ import type { DomainUserDoc } from '../accounts/domain-user.model';
 import type { AccountService } from '../accounts/account.service';
 
 const CHALLENGE = { 'WWW-Authenticate': 'Basic realm="crm", charset="UTF-8"' };
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * HTTP Basic on every /dev/api route: user name = the user's email, password = that user's API key.
- * Anything else is a 401 with a challenge and the service's JSON error body.
+ * Anything else is a 401 with a challenge and the service's JSON error body. Reads may be answered
+ * from the credential cache; a write checks the user in the database, so no write starts after a
+ * key change, disable or deletion was acknowledged.
  */
 export function basicAuth(accounts: AccountService): RequestHandler {
   const passport = new Passport();
   passport.use(
-    new BasicStrategy((email, apiKey, done) => {
-      accounts.authenticate(email, apiKey).then((user) => done(null, user ?? false), done);
+    new BasicStrategy({ passReqToCallback: true }, (req: Request, email: string, apiKey: string, done: (err: unknown, user?: DomainUserDoc | false) => void) => {
+      accounts.authenticate(email, apiKey, { fresh: !READS.has(req.method) }).then((user) => done(null, user ?? false), done);
     }),
   );
   return (req, res, next) => {
