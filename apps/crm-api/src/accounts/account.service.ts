@@ -111,6 +111,9 @@ export function accountService(connection: Connection) {
     /** Owners of every contact and deal read: straight to the driver (the documents lean() gave). */
     usersById: (account: number, ids: number[]) => driverCollection(DomainUser).find({ account, _id: { $in: ids } }).toArray(),
 
+    /** True when this process verified the credential recently (it is in the credential cache). */
+    knowsCredential: (email: string, apiKey: string) => credentials.lookup(email, apiKey) !== undefined,
+
     /**
      * The enabled user with this email and API key, or null. A verified credential is cached (see
      * auth/credential-cache), so most reads cost no database command; `fresh` (every write) reads
