@@ -7,6 +7,8 @@ const FAILURE = /JONGODB_START_FAILURE=(.*)/;
 
 export interface EmbeddedMongo {
   uri: string;
+  /** The server's process id (fault tests stall it with SIGSTOP). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -68,7 +70,7 @@ export function startEmbeddedMongo(options: { port?: number; timeoutMs?: number;
         child.stdout?.removeListener('data', onData);
         child.stdout?.resume();
         // The server prints a URL ending in its default database; callers pick their own.
-        resolve({ uri: ready[1].replace(/\/[^/?]*(\?.*)?$/, '/$1'), stop });
+        resolve({ uri: ready[1].replace(/\/[^/?]*(\?.*)?$/, '/$1'), pid: child.pid!, stop });
       }
     };
     child.stdout?.on('data', onData);
