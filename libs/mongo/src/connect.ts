@@ -23,9 +23,13 @@ export const DEFAULT_POOL_SIZE = 20;
  * - `waitQueueMs`: longest wait for a free connection of the pool.
  * - `queryMs`: `maxTimeMS` of every mongoose query and aggregation: the server stops a slow one
  *   (code 50) before the socket limit cuts the connection.
- * - `requestBoundMs`: what these add up to for one request: an operation cut by the socket limit
- *   or the monitor (`socketMs`) is retried once by the driver and then waits at most
- *   `serverSelectionMs` for a server.
+ * - `requestBoundMs`: the documented bound for one request with the database stalled or gone. A
+ *   stall is noticed by the monitor within `heartbeatMs + connectMs` (3 s), which interrupts every
+ *   operation on that server (an operation cut earlier by `socketMs` is retried and interrupted
+ *   the same way); the driver retries once, waiting up to `serverSelectionMs` (2 s) for a server:
+ *   5 s, plus 1 s for the request's own work around the operation (authentication, other
+ *   operations, serialising) on a busy process. A database that refuses connections is known at
+ *   once: `serverSelectionMs`.
  */
 export const DATABASE_TIME_LIMITS = {
   serverSelectionMs: 2_000,
@@ -34,7 +38,7 @@ export const DATABASE_TIME_LIMITS = {
   socketMs: 3_000,
   waitQueueMs: 3_000,
   queryMs: 2_500,
-  requestBoundMs: 5_000,
+  requestBoundMs: 6_000,
 } as const;
 
 export interface ConnectOptions {
