@@ -68,6 +68,11 @@ function isDatabaseUnavailable(err: object, depth = 0): boolean {
   return depth < 3 && typeof cause === 'object' && cause !== null && isDatabaseUnavailable(cause, depth + 1);
 }
 
+/** The 503 of every request the database cannot serve now (gone, stalled, timed out, not yet reached at start). */
+export function databaseUnavailable(): HttpError {
+  return new HttpError(503, 'database_unavailable', 'The database is unavailable; try again shortly', { headers: { 'Retry-After': '5' } });
+}
+
 /** Turns anything thrown into an HttpError; unknown errors come back as `null` (a 500). */
 export function toHttpError(err: unknown): HttpError | null {
   if (err instanceof HttpError) return err;
@@ -84,10 +89,6 @@ export function toHttpError(err: unknown): HttpError | null {
   if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
     return new HttpError(e.status, 'bad_request', expose && e.message ? e.message : 'The request could not be read');
   }
-  if (isDatabaseUnavailable(err)) {
-    return new HttpError(503, 'database_unavailable', 'The database is unavailable; try again shortly', {
-      headers: { 'Retry-After': '5' },
-    });
-  }
+  if (isDatabaseUnavailable(err)) return databaseUnavailable();
   return null;
 }
