@@ -1,9 +1,11 @@
 import { createLifecycle, createLogger } from '@lib/http';
-import { expectOutageAnswered, listenLoopback, loadThroughOutage, runLoad, sendRaw, serverErrors, type RawRequest } from '@lib/http/testing';
+import { expectOutageAnswered, expectStartsOnceDatabaseAnswers, listenLoopback, loadThroughOutage, runLoad, sendRaw, serverErrors, type RawRequest } from '@lib/http/testing';
 import { connectMongo, ensureIndexes } from '@lib/mongo';
 import { startFaultyDatabase, type FaultyDatabase } from '@lib/mongo/testing';
 import type { Connection } from 'mongoose';
 import { createApp } from '../src/app';
+import { loadConfig } from '../src/config';
+import { articlesService } from '../src/service';
 import { articleModel } from '../src/articles/article.model';
 import { setupArticlesApp } from './setup-app';
 
@@ -124,4 +126,14 @@ describe('articles-api when the database stops during load', () => {
 
   it('stalled (process stopped, connections open): every request answers within the database time bound, 503 with the articles error body and Retry-After; serves again by itself once it resumes; no acknowledged write missing', () =>
     throughOutage('stall', 'S', 6_000, 9_000), 40_000);
+});
+
+describe('articles-api started while its database is unreachable', () => {
+  it('stays up (/healthz 200, /readyz 503, requests 503 with the error body and Retry-After) and finishes starting by itself once the database answers', () =>
+    expectStartsOnceDatabaseAnswers({
+      service: (url) => articlesService(loadConfig({ MONGO_URL: url })),
+      request: write('starter'),
+      startedStatus: 201,
+      unavailableBody: { status: false, code: 'database_unavailable', message: 'The database is unavailable; try again shortly', error_id: expect.any(String) },
+    }), 40_000);
 });

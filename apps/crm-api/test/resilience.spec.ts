@@ -1,10 +1,12 @@
 import { createLifecycle, createLogger } from '@lib/http';
-import { expectOutageAnswered, listenLoopback, loadThroughOutage, runLoad, sendRaw, serverErrors, type RawRequest } from '@lib/http/testing';
+import { expectOutageAnswered, expectStartsOnceDatabaseAnswers, listenLoopback, loadThroughOutage, runLoad, sendRaw, serverErrors, type RawRequest } from '@lib/http/testing';
 import { connectMongo, ensureIndexes } from '@lib/mongo';
 import { startFaultyDatabase, type FaultyDatabase } from '@lib/mongo/testing';
 import type { Connection } from 'mongoose';
 import { accountService } from '../src/accounts/account.service';
 import { createApp } from '../src/app';
+import { loadConfig } from '../src/config';
+import { crmService } from '../src/service';
 import { contactModel } from '../src/contacts/contact.model';
 import { person, setupCrmApp, TEST_CURSOR_SECRET } from './setup-app';
 
@@ -137,4 +139,16 @@ describe('crm-api when the database stops during load', () => {
 
   it('stalled (process stopped, connections open): every request answers within the database time bound, 503 with the error body and Retry-After; serves again by itself once it resumes; no acknowledged write missing', () =>
     throughOutage('stall', 'S', 6_000, 9_000), 40_000);
+});
+
+describe('crm-api started while its database is unreachable', () => {
+  it('stays up (/healthz 200, /readyz 503, requests 503 with the error body and Retry-After) and finishes starting by itself once the database answers', () =>
+    expectStartsOnceDatabaseAnswers({
+      service: (url) => crmService(loadConfig({ MONGO_URL: url })),
+      // the bootstrap owner (development defaults) exists only once the start-up steps ran: 204 (no
+      // contacts yet) shows it signed in
+      request: { method: 'get', url: '/dev/api/contacts', headers: { ...json, Authorization: basic('admin@example.com', 'dev-api-key') } },
+      startedStatus: 204,
+      unavailableBody: { error: { status: 503, code: 'database_unavailable', message: 'The database is unavailable; try again shortly', error_id: expect.any(String) } },
+    }), 40_000);
 });

@@ -1,9 +1,11 @@
 import { createLifecycle, createLogger } from '@lib/http';
-import { expectOutageAnswered, listenLoopback, loadThroughOutage, runLoad, sendRaw, serverErrors, type RawRequest } from '@lib/http/testing';
+import { expectOutageAnswered, expectStartsOnceDatabaseAnswers, listenLoopback, loadThroughOutage, runLoad, sendRaw, serverErrors, type RawRequest } from '@lib/http/testing';
 import { connectMongo, ensureIndexes } from '@lib/mongo';
 import { startFaultyDatabase, type FaultyDatabase } from '@lib/mongo/testing';
 import type { Connection } from 'mongoose';
 import { createApp } from '../src/app';
+import { loadConfig } from '../src/config';
+import { newsService } from '../src/service';
 import { userModel } from '../src/users/user.model';
 import { JWT_SECRET, MASTER_KEY, setupNewsApp, TEST_PUBLISHERS } from './setup-app';
 import { storeArticles, storeUser } from './sweep-fixture';
@@ -131,4 +133,14 @@ describe('news-api when the database stops during load', () => {
 
   it('stalled (process stopped, connections open): every request answers within the database time bound, 503 with the news error body and Retry-After; serves again by itself once it resumes; no acknowledged write missing', () =>
     throughOutage('stall', 's', 6_000, 9_000), 45_000);
+});
+
+describe('news-api started while its database is unreachable', () => {
+  it('stays up (/healthz 200, /readyz 503, requests 503 with the error body and Retry-After) and finishes starting by itself once the database answers', () =>
+    expectStartsOnceDatabaseAnswers({
+      service: (url) => newsService(loadConfig({ MONGO_URL: url, NEWS_SYNC_INTERVAL: '0' })),
+      request: { method: 'post', url: '/users', headers: json, body: JSON.stringify({ email: 'starter@load.test', password: 'password-123', access_token: 'news-api-development-master-key' }) },
+      startedStatus: 201,
+      unavailableBody: { error: { code: 'database_unavailable', message: 'The database is unavailable; try again shortly', error_id: expect.any(String) } },
+    }), 40_000);
 });

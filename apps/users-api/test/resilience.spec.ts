@@ -1,9 +1,11 @@
 import { createLifecycle, createLogger } from '@lib/http';
-import { expectOutageAnswered, listenLoopback, loadThroughOutage, runLoad, sendRaw, serverErrors, type RawRequest } from '@lib/http/testing';
+import { expectOutageAnswered, expectStartsOnceDatabaseAnswers, listenLoopback, loadThroughOutage, runLoad, sendRaw, serverErrors, type RawRequest } from '@lib/http/testing';
 import { connectMongo, ensureIndexes } from '@lib/mongo';
 import { startFaultyDatabase, type FaultyDatabase } from '@lib/mongo/testing';
 import type { Connection } from 'mongoose';
 import { createApp } from '../src/app';
+import { loadConfig } from '../src/config';
+import { usersService } from '../src/service';
 import { userModel } from '../src/users/user.model';
 import { setupUsersApp, TEST_CURSOR_SECRET } from './setup-app';
 
@@ -88,4 +90,14 @@ describe('users-api when the database stops during load', () => {
 
   it('stalled (process stopped, connections open): every request answers within the database time bound, 503 with the error body and Retry-After; serves again by itself once it resumes; no acknowledged write missing', () =>
     throughOutage('stall', 'S', 6_000, 9_000), 40_000);
+});
+
+describe('users-api started while its database is unreachable', () => {
+  it('stays up (/healthz 200, /readyz 503, requests 503 with the error body and Retry-After) and finishes starting by itself once the database answers', () =>
+    expectStartsOnceDatabaseAnswers({
+      service: (url) => usersService(loadConfig({ MONGO_URL: url })),
+      request: { method: 'post', url: '/users?name=starter&age=30&city=Perth', headers: {} },
+      startedStatus: 200,
+      unavailableBody: { error: { code: 'database_unavailable', message: 'The database is unavailable; try again shortly', error_id: expect.any(String) } },
+    }), 40_000);
 });

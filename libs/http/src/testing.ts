@@ -40,5 +40,6 @@ export { roleSweep, type RoleSweepTarget } from './sweeps/role-sweep';
 export { crossTenantSweep, type TenantFixture, type TenantSweepTarget } from './sweeps/tenant-sweep';
 export type { SweepTarget } from './sweeps/sweep-target';
 export { runLoad, serverErrors, type LoadOptions, type LoadResult } from './resilience/load';
+export { expectStartsOnceDatabaseAnswers, type StartUnreachableCase } from './resilience/start-unreachable';
 export { BUSY_MACHINE_SLACK_MS, expectOutageAnswered, loadThroughOutage, type OutageRun, type StoppableDatabase } from './resilience/outage';
 export { listenLoopback, sendRaw, type RawRequest, type RawResponse } from './sweeps/raw-client';
