@@ -1,8 +1,14 @@
 import { MongoClientClosedError, MongoNetworkError, MongoNetworkTimeoutError, MongoNotConnectedError, MongoOperationTimeoutError, MongoServerClosedError, MongoServerError, MongoServerSelectionError, MongoTopologyClosedError } from 'mongodb';
-// not exported from the package's index; the classes the pool really throws
-import { PoolClearedError, PoolClearedOnNetworkError, PoolClosedError, WaitQueueTimeoutError } from 'mongodb/lib/cmap/errors';
 import mongoose from 'mongoose';
 import { toHttpError } from './normalize';
+
+type PoolErrorClass = new (pool: never, message?: string) => Error;
+// not exported from the package's index (nor typed): the classes the pool really throws
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { PoolClearedError, PoolClearedOnNetworkError, PoolClosedError, WaitQueueTimeoutError } = require('mongodb/lib/cmap/errors') as Record<
+  'PoolClearedError' | 'PoolClearedOnNetworkError' | 'PoolClosedError',
+  PoolErrorClass
+> & { WaitQueueTimeoutError: new (message: string, address: string) => Error };
 
 const pool = { address: '10.0.0.1:27017', serverError: new MongoNetworkError('connect ECONNREFUSED 10.0.0.1:27017') } as never;
 const serverError = (code: number, codeName: string) => new MongoServerError({ message: `${codeName} at 10.0.0.1`, code, codeName });

@@ -7,9 +7,12 @@ const FAILURE = /JONGODB_START_FAILURE=(.*)/;
 
 export interface EmbeddedMongo {
   uri: string;
-  /** The server's process id (fault tests stall it with SIGSTOP). */
-  pid: number;
   stop(): Promise<void>;
+}
+
+/** What startEmbeddedMongo gives: also the server's process id (fault tests stall it with SIGSTOP). */
+export interface EmbeddedProcess extends EmbeddedMongo {
+  pid: number;
 }
 
 function binaryPath(): string {
@@ -29,7 +32,7 @@ function binaryPath(): string {
  * Starts the embedded, in-memory MongoDB-compatible server (a native binary shipped in an npm
  * package, nothing downloaded). Data lives only as long as the process.
  */
-export function startEmbeddedMongo(options: { port?: number; timeoutMs?: number; ownProcessGroup?: boolean } = {}): Promise<EmbeddedMongo> {
+export function startEmbeddedMongo(options: { port?: number; timeoutMs?: number; ownProcessGroup?: boolean } = {}): Promise<EmbeddedProcess> {
   const { port = 0, timeoutMs = 20_000 } = options;
   const child: ChildProcess = spawn(binaryPath(), ['--host=127.0.0.1', `--port=${port}`, '--database=test'], {
     stdio: ['ignore', 'pipe', 'pipe'],

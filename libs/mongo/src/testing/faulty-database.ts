@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { startEmbeddedMongo, type EmbeddedMongo } from '../embedded';
+import { startEmbeddedMongo, type EmbeddedProcess } from '../embedded';
 
 export interface FaultyDatabase {
   /** Where apps connect: a fixed loopback port that stays the same across stop and start. */
@@ -29,7 +29,7 @@ export interface FaultyDatabase {
  * (connection refused, open connections reset), while the data survives as it would on disk.
  */
 export async function startFaultyDatabase(): Promise<FaultyDatabase> {
-  const server: EmbeddedMongo = await startEmbeddedMongo();
+  const server: EmbeddedProcess = await startEmbeddedMongo();
   const backend = new URL(server.uri);
   const sockets = new Set<net.Socket>();
   let listener: net.Server | undefined;
