@@ -72,7 +72,7 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
   ).then((done) => {
     if (done) {
       lifecycle.starting = false;
-      logger.info('started: database reached, indexes created');
+      logger.info('started'); // database reached, indexes created, prepared: /readyz can turn 200
     }
     return done;
   });
