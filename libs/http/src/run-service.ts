@@ -83,7 +83,7 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
   return { ...running, started };
 }
 
-/** Runs `start`, turning a start-up failure (bad config, unreachable database) into one clear line and exit 1. */
+/** Runs `start`, turning a start-up failure (bad config, a port in use) into one clear line and exit 1; an unreachable database is not one (runService keeps trying). */
 export function startOrExit(name: string, start: () => Promise<unknown>): void {
   start().catch((err: Error) => {
     console.error(`${name} failed to start: ${err.message}`);
