@@ -129,10 +129,10 @@ describe('news-api when the database stops during load', () => {
 
   // longer than the 2 s server selection, so that requests waiting for the database do give up with 503
   it('fails fast with 503 and the news error body, readiness follows the database (/readyz 503, then 200), the process stays up and serves again without a restart, no acknowledged write missing', () =>
-    throughOutage('stop', 'f', 3_500, 6_000), 30_000);
+    throughOutage('stop', 'f', 3_500, 7_500), 35_000);
 
   it('stalled (process stopped, connections open): every request answers within the database time bound, 503 with the news error body and Retry-After; serves again by itself once it resumes; no acknowledged write missing', () =>
-    throughOutage('stall', 's', 6_000, 9_000), 45_000);
+    throughOutage('stall', 's', 6_000, 11_000), 50_000);
 });
 
 describe('news-api started while its database is unreachable', () => {
