@@ -41,6 +41,8 @@ export const DATABASE_TIME_LIMITS = {
   requestBoundMs: 6_000,
 } as const;
 
+export type DatabaseTimeLimits = { [K in keyof typeof DATABASE_TIME_LIMITS]: number };
+
 export interface ConnectOptions {
   url: string;
   dbName: string;
@@ -50,11 +52,13 @@ export interface ConnectOptions {
   serverSelectionTimeoutMs?: number;
   /** Emit the driver's command events (`commandStarted` …) on `connection.getClient()`; tests count round trips with them. */
   monitorCommands?: boolean;
+  /** DATABASE_TIME_LIMITS unless given (the test suites' shared, overloaded server gets wider ones). */
+  limits?: Partial<DatabaseTimeLimits>;
 }
 
 /** The driver options every connection of the apps uses (see DATABASE_TIME_LIMITS). */
 export function driverOptions(options: Omit<ConnectOptions, 'url'>): mongoose.ConnectOptions {
-  const limits = DATABASE_TIME_LIMITS;
+  const limits = { ...DATABASE_TIME_LIMITS, ...options.limits };
   return {
     dbName: options.dbName,
     autoCreate: false,
@@ -76,10 +80,10 @@ export function driverOptions(options: Omit<ConnectOptions, 'url'>): mongoose.Co
  * `openConnection` (run by `runService` until it succeeds) reaches the server. Until then every
  * operation fails at once (503), as commands are not buffered.
  */
-export function createConnection(): Connection {
+export function createConnection(limits: Partial<DatabaseTimeLimits> = {}): Connection {
   const connection = mongoose.createConnection();
   connection.config.bufferCommands = false; // before the first open, too: fail at once instead of waiting 10 s
-  connection.set('maxTimeMS', DATABASE_TIME_LIMITS.queryMs);
+  connection.set('maxTimeMS', limits.queryMs ?? DATABASE_TIME_LIMITS.queryMs);
   return connection;
 }
 
@@ -93,7 +97,7 @@ export async function openConnection(connection: Connection, options: ConnectOpt
  * fails fast with 503 instead of hanging. Collections are made by `createIndexes` (see ensureIndexes).
  */
 export async function connectMongo(options: ConnectOptions): Promise<Connection> {
-  const connection = createConnection();
+  const connection = createConnection(options.limits);
   await openConnection(connection, options);
   return connection;
 }
