@@ -1,9 +1,11 @@
 import { createLifecycle, createLogger } from '@lib/http';
-import { expectOutageAnswered, listenLoopback, loadThroughOutage, runLoad, sendRaw, serverErrors, type RawRequest } from '@lib/http/testing';
+import { expectOutageAnswered, expectStartsOnceDatabaseAnswers, listenLoopback, loadThroughOutage, runLoad, sendRaw, serverErrors, type RawRequest } from '@lib/http/testing';
 import { connectMongo, ensureIndexes } from '@lib/mongo';
 import { startFaultyDatabase, type FaultyDatabase } from '@lib/mongo/testing';
 import type { Connection } from 'mongoose';
 import { createApp } from '../src/app';
+import { loadConfig } from '../src/config';
+import { articlesService } from '../src/service';
 import { articleModel } from '../src/articles/article.model';
 import { setupArticlesApp } from './setup-app';
 
@@ -90,14 +92,16 @@ describe('articles-api when the database stops during load', () => {
     await db?.close();
   });
 
-  it('fails fast with 503 and the articles error body, readiness follows the database (/readyz 503, then 200), the process stays up and serves again without a restart, no acknowledged write missing', async () => {
+  /** Load with the database stopped or stalled for `downMs`; what both tests check. */
+  async function throughOutage(fault: 'stop' | 'stall', prefix: string, downMs: number, durationMs: number) {
     const acked: string[] = [];
     const run = await loadThroughOutage(db, {
       port: server.port,
       connections: 50,
-      durationMs: 5_500,
-      downMs: 1_500,
-      next: (worker, n) => (n % 2 === 0 ? write(`F${worker}x${n}`) : read),
+      durationMs,
+      downMs,
+      fault,
+      next: (worker, n) => (n % 2 === 0 ? write(`${prefix}${worker}x${n}`) : read),
       onResponse: (req, res) => {
         if (req.method === 'post' && res.status === 201) acked.push(titleOf(req));
       },
@@ -108,12 +112,28 @@ describe('articles-api when the database stops during load', () => {
       unavailableBody: { status: false, code: 'database_unavailable', message: 'The database is unavailable; try again shortly', error_id: expect.any(String) },
     });
     // serves again without a restart
-    const after = await sendRaw(server.port, write('after-outage'));
+    const after = await sendRaw(server.port, write(`${prefix}-after`));
     expect(after.status).toBe(201);
-    acked.push('after-outage');
+    acked.push(`${prefix}-after`);
     // no acknowledged write is missing (a write cut off mid-way may be stored without an acknowledgement)
     const stored = new Set((await articleModel(connection).find({}, { title: 1 }).lean()).map((a) => a.title));
     expect(acked.filter((title) => !stored.has(title))).toEqual([]);
-    expect(acked.length).toBeGreaterThan(0);
-  }, 30_000);
+    expect(acked.length).toBeGreaterThan(1);
+  }
+
+  it('fails fast with 503 and the articles error body, readiness follows the database (/readyz 503, then 200), the process stays up and serves again without a restart, no acknowledged write missing', () =>
+    throughOutage('stop', 'F', 1_500, 5_500), 30_000);
+
+  it('stalled (process stopped, connections open): every request answers within the database time bound, 503 with the articles error body and Retry-After; serves again by itself once it resumes; no acknowledged write missing', () =>
+    throughOutage('stall', 'S', 6_000, 9_000), 40_000);
+});
+
+describe('articles-api started while its database is unreachable', () => {
+  it('stays up (/healthz 200, /readyz 503, requests 503 with the error body and Retry-After) and finishes starting by itself once the database answers', () =>
+    expectStartsOnceDatabaseAnswers({
+      service: (url) => articlesService(loadConfig({ MONGO_URL: url })),
+      request: write('starter'),
+      startedStatus: 201,
+      unavailableBody: { status: false, code: 'database_unavailable', message: 'The database is unavailable; try again shortly', error_id: expect.any(String) },
+    }), 40_000);
 });

@@ -1,10 +1,12 @@
 import { createLifecycle, createLogger } from '@lib/http';
-import { expectOutageAnswered, listenLoopback, loadThroughOutage, runLoad, sendRaw, serverErrors, type RawRequest } from '@lib/http/testing';
+import { expectOutageAnswered, expectStartsOnceDatabaseAnswers, listenLoopback, loadThroughOutage, runLoad, sendRaw, serverErrors, type RawRequest } from '@lib/http/testing';
 import { connectMongo, ensureIndexes } from '@lib/mongo';
 import { startFaultyDatabase, type FaultyDatabase } from '@lib/mongo/testing';
 import type { Connection } from 'mongoose';
 import { accountService } from '../src/accounts/account.service';
 import { createApp } from '../src/app';
+import { loadConfig } from '../src/config';
+import { crmService } from '../src/service';
 import { contactModel } from '../src/contacts/contact.model';
 import { person, setupCrmApp, TEST_CURSOR_SECRET } from './setup-app';
 
@@ -103,14 +105,16 @@ describe('crm-api when the database stops during load', () => {
     await db?.close();
   });
 
-  it('fails fast with 503 and a clear body, readiness follows the database (/readyz 503, then 200), the process stays up and serves again without a restart, no acknowledged write missing', async () => {
+  /** Load with the database stopped or stalled for `downMs`; what both tests check. */
+  async function throughOutage(fault: 'stop' | 'stall', prefix: string, downMs: number, durationMs: number) {
     const acked = acknowledgements();
     const run = await loadThroughOutage(db, {
       port: server.port,
       connections: 50,
-      durationMs: 5_000,
-      downMs: 1_500,
-      next: mixedTraffic(auth, sharedId, 'F'),
+      durationMs,
+      downMs,
+      fault,
+      next: mixedTraffic(auth, sharedId, prefix),
       onResponse: (req, res) => {
         acked.record(req, res.status);
       },
@@ -129,5 +133,22 @@ describe('crm-api when the database stops during load', () => {
     const tags = Object.keys((await Contact.findById(sharedId).lean())!.tag_times);
     expect(acked.tags.filter((tag) => !tags.includes(tag))).toEqual([]);
     expect(acked.emails.length).toBeGreaterThan(0);
-  }, 30_000);
+  }
+
+  it('fails fast with 503 and a clear body, readiness follows the database (/readyz 503, then 200), the process stays up and serves again without a restart, no acknowledged write missing', () => throughOutage('stop', 'F', 1_500, 5_000), 30_000);
+
+  it('stalled (process stopped, connections open): every request answers within the database time bound, 503 with the error body and Retry-After; serves again by itself once it resumes; no acknowledged write missing', () =>
+    throughOutage('stall', 'S', 6_000, 9_000), 40_000);
+});
+
+describe('crm-api started while its database is unreachable', () => {
+  it('stays up (/healthz 200, /readyz 503, requests 503 with the error body and Retry-After) and finishes starting by itself once the database answers', () =>
+    expectStartsOnceDatabaseAnswers({
+      service: (url) => crmService(loadConfig({ MONGO_URL: url })),
+      // the bootstrap owner (development defaults) exists only once the start-up steps ran: 204 (no
+      // contacts yet) shows it signed in
+      request: { method: 'get', url: '/dev/api/contacts', headers: { ...json, Authorization: basic('admin@example.com', 'dev-api-key') } },
+      startedStatus: 204,
+      unavailableBody: { error: { status: 503, code: 'database_unavailable', message: 'The database is unavailable; try again shortly', error_id: expect.any(String) } },
+    }), 40_000);
 });

@@ -1,30 +1,5 @@
 import { runService, startOrExit } from '@lib/http';
-import { createApp } from './app';
 import { loadConfig } from './config';
-import { feedSync, type FeedSync } from './feeds/feed-sync';
-import { scheduleSync, type SyncSchedule } from './feeds/sync-schedule';
+import { newsService } from './service';
 
-startOrExit('news-api', async () => {
-  const config = loadConfig(process.env);
-  let sync: FeedSync | undefined;
-  let schedule: SyncSchedule | undefined;
-  await runService({
-    name: 'news-api',
-    port: config.port,
-    logLevel: config.logLevel,
-    database: config.database,
-    warnings: config.defaultsUsed.length ? [`development defaults in use: ${config.defaultsUsed.join(', ')}`] : [],
-    createApp: (deps) => {
-      sync = feedSync({ connection: deps.connection, logger: deps.logger, publishers: config.publishers });
-      return createApp({ ...deps, masterKey: config.masterKey, jwt: config.jwt, publishers: config.publishers, sync });
-    },
-    prepare: async ({ logger, lifecycle }) => {
-      logger.info(`feeds: ${config.publishers.length} publishers; sync ${config.syncIntervalSeconds ? `every ${config.syncIntervalSeconds} s` : 'on demand only (NEWS_SYNC_INTERVAL=0)'}`);
-      if (sync && config.syncIntervalSeconds > 0) schedule = scheduleSync(sync, { intervalMs: config.syncIntervalSeconds * 1000, logger, lifecycle });
-    },
-    beforeClose: async () => {
-      await schedule?.stop();
-      await sync?.stop();
-    },
-  });
-});
+startOrExit('news-api', () => runService(newsService(loadConfig(process.env))));

@@ -1,9 +1,11 @@
 import { createLifecycle, createLogger } from '@lib/http';
-import { expectOutageAnswered, listenLoopback, loadThroughOutage, runLoad, sendRaw, serverErrors, type RawRequest } from '@lib/http/testing';
+import { expectOutageAnswered, expectStartsOnceDatabaseAnswers, listenLoopback, loadThroughOutage, runLoad, sendRaw, serverErrors, type RawRequest } from '@lib/http/testing';
 import { connectMongo, ensureIndexes } from '@lib/mongo';
 import { startFaultyDatabase, type FaultyDatabase } from '@lib/mongo/testing';
 import type { Connection } from 'mongoose';
 import { createApp } from '../src/app';
+import { loadConfig } from '../src/config';
+import { newsService } from '../src/service';
 import { userModel } from '../src/users/user.model';
 import { JWT_SECRET, MASTER_KEY, setupNewsApp, TEST_PUBLISHERS } from './setup-app';
 import { storeArticles, storeUser } from './sweep-fixture';
@@ -98,15 +100,16 @@ describe('news-api when the database stops during load', () => {
     await db?.close();
   });
 
-  it('fails fast with 503 and the news error body, readiness follows the database (/readyz 503, then 200), the process stays up and serves again without a restart, no acknowledged write missing', async () => {
+  /** Load with the database stopped or stalled for `downMs`; what both tests check. */
+  async function throughOutage(fault: 'stop' | 'stall', prefix: string, downMs: number, durationMs: number) {
     const acked = acknowledgedEmails();
     const run = await loadThroughOutage(db, {
       port: server.port,
       connections: 50,
-      durationMs: 6_000,
-      // longer than the 3 s server selection, so that requests waiting for the database do give up with 503
-      downMs: 3_500,
-      next: mixedTraffic(bearer, 'f', 10),
+      durationMs,
+      downMs,
+      fault,
+      next: mixedTraffic(bearer, prefix, 10),
       onResponse: (req, res) => {
         acked.record(req, res.status);
       },
@@ -116,11 +119,28 @@ describe('news-api when the database stops during load', () => {
 
     // serves again without a restart: a read and a write
     expect((await sendRaw(server.port, { method: 'get', url: '/news?company=BHP', headers: { ...json, ...bearer } })).status).toBe(200);
-    const after = mixedTraffic(bearer, 'after', 1)(0, 0);
+    const after = mixedTraffic(bearer, `${prefix}after`, 1)(0, 0);
     acked.record(after, (await sendRaw(server.port, after)).status);
-    expect(acked.emails).toContain('after0x0@load.test');
+    expect(acked.emails).toContain(`${prefix}after0x0@load.test`);
     // no acknowledged write is missing (a write cut off mid-way may be stored without an acknowledgement)
     const stored = new Set((await userModel(connection).find({}, { email: 1 }).lean()).map((u) => u.email));
     expect(acked.emails.filter((email) => !stored.has(email))).toEqual([]);
-  }, 30_000);
+  }
+
+  // longer than the 2 s server selection, so that requests waiting for the database do give up with 503
+  it('fails fast with 503 and the news error body, readiness follows the database (/readyz 503, then 200), the process stays up and serves again without a restart, no acknowledged write missing', () =>
+    throughOutage('stop', 'f', 3_500, 7_500), 35_000);
+
+  it('stalled (process stopped, connections open): every request answers within the database time bound, 503 with the news error body and Retry-After; serves again by itself once it resumes; no acknowledged write missing', () =>
+    throughOutage('stall', 's', 6_000, 11_000), 50_000);
+});
+
+describe('news-api started while its database is unreachable', () => {
+  it('stays up (/healthz 200, /readyz 503, requests 503 with the error body and Retry-After) and finishes starting by itself once the database answers', () =>
+    expectStartsOnceDatabaseAnswers({
+      service: (url) => newsService(loadConfig({ MONGO_URL: url, NEWS_SYNC_INTERVAL: '0' })),
+      request: { method: 'post', url: '/users', headers: json, body: JSON.stringify({ email: 'starter@load.test', password: 'password-123', access_token: 'news-api-development-master-key' }) },
+      startedStatus: 201,
+      unavailableBody: { error: { code: 'database_unavailable', message: 'The database is unavailable; try again shortly', error_id: expect.any(String) } },
+    }), 40_000);
 });

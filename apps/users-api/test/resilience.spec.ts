@@ -1,9 +1,11 @@
 import { createLifecycle, createLogger } from '@lib/http';
-import { expectOutageAnswered, listenLoopback, loadThroughOutage, runLoad, sendRaw, serverErrors, type RawRequest } from '@lib/http/testing';
+import { expectOutageAnswered, expectStartsOnceDatabaseAnswers, listenLoopback, loadThroughOutage, runLoad, sendRaw, serverErrors, type RawRequest } from '@lib/http/testing';
 import { connectMongo, ensureIndexes } from '@lib/mongo';
 import { startFaultyDatabase, type FaultyDatabase } from '@lib/mongo/testing';
 import type { Connection } from 'mongoose';
 import { createApp } from '../src/app';
+import { loadConfig } from '../src/config';
+import { usersService } from '../src/service';
 import { userModel } from '../src/users/user.model';
 import { setupUsersApp, TEST_CURSOR_SECRET } from './setup-app';
 
@@ -58,14 +60,16 @@ describe('users-api when the database stops during load', () => {
     await db?.close();
   });
 
-  it('fails fast with 503 and a clear body, readiness follows the database (/readyz 503, then 200), the process stays up and serves again without a restart, no acknowledged write missing', async () => {
+  /** Load with the database stopped or stalled for `downMs`; what both tests check. */
+  async function throughOutage(fault: 'stop' | 'stall', prefix: string, downMs: number, durationMs: number) {
     const acked: string[] = [];
     const run = await loadThroughOutage(db, {
       port: server.port,
       connections: 50,
-      durationMs: 5_500,
-      downMs: 1_500,
-      next: (worker, n) => (n % 2 === 0 ? write(`F${worker}x${n}`) : read),
+      durationMs,
+      downMs,
+      fault,
+      next: (worker, n) => (n % 2 === 0 ? write(`${prefix}${worker}x${n}`) : read),
       onResponse: (req, res) => {
         if (req.method === 'post' && res.status === 200) acked.push(nameOf(req)!);
       },
@@ -73,12 +77,27 @@ describe('users-api when the database stops during load', () => {
 
     expectOutageAnswered(run, { statuses: ['200', '503'], unavailableBody: { error: { code: 'database_unavailable', message: 'The database is unavailable; try again shortly', error_id: expect.any(String) } } });
     // serves again without a restart
-    const after = await sendRaw(server.port, write('after-outage'));
+    const after = await sendRaw(server.port, write(`${prefix}-after`));
     expect(after.status).toBe(200);
-    acked.push('after-outage');
+    acked.push(`${prefix}-after`);
     // no acknowledged write is missing (a write cut off mid-way may be stored without an acknowledgement)
     const stored = new Set((await userModel(connection).find({}, { name: 1 }).lean()).map((u) => u.name));
     expect(acked.filter((name) => !stored.has(name))).toEqual([]);
-    expect(acked.length).toBeGreaterThan(0);
-  }, 30_000);
+    expect(acked.length).toBeGreaterThan(1);
+  }
+
+  it('fails fast with 503 and a clear body, readiness follows the database (/readyz 503, then 200), the process stays up and serves again without a restart, no acknowledged write missing', () => throughOutage('stop', 'F', 1_500, 5_500), 30_000);
+
+  it('stalled (process stopped, connections open): every request answers within the database time bound, 503 with the error body and Retry-After; serves again by itself once it resumes; no acknowledged write missing', () =>
+    throughOutage('stall', 'S', 6_000, 9_000), 40_000);
+});
+
+describe('users-api started while its database is unreachable', () => {
+  it('stays up (/healthz 200, /readyz 503, requests 503 with the error body and Retry-After) and finishes starting by itself once the database answers', () =>
+    expectStartsOnceDatabaseAnswers({
+      service: (url) => usersService(loadConfig({ MONGO_URL: url })),
+      request: { method: 'post', url: '/users?name=starter&age=30&city=Perth', headers: {} },
+      startedStatus: 200,
+      unavailableBody: { error: { code: 'database_unavailable', message: 'The database is unavailable; try again shortly', error_id: expect.any(String) } },
+    }), 40_000);
 });

@@ -13,27 +13,71 @@ const BODY_PARSER_ERRORS: Record<string, [number, string, string]> = {
   'stream.encoding.set': [500, 'internal_error', 'Internal server error'],
 };
 
+/**
+ * Driver and mongoose errors that mean "the database cannot answer now" (gone, stalled, timed
+ * out, failing over), matched by the name of the error's class or any class it extends, so that
+ * every subclass (PoolClearedOnNetworkError, MongoNetworkTimeoutError, … all extend
+ * MongoNetworkError) is covered without listing each.
+ */
 const DATABASE_UNAVAILABLE = new Set([
+  'MongoNetworkError',
+  // these extend MongoNetworkError; listed for errors that carry only the name
+  'MongoNetworkTimeoutError',
+  'MongoPoolClearedError',
+  'PoolClearedOnNetworkError',
   'MongoServerSelectionError',
   'MongooseServerSelectionError',
-  'MongoNetworkError',
-  'MongoNetworkTimeoutError',
   'MongoNotConnectedError',
   'MongoTopologyClosedError',
-  'MongoPoolClearedError',
+  'MongoClientClosedError',
+  'MongoServerClosedError',
+  'MongoStalePrimaryError',
+  'MongoPoolClosedError',
+  'MongoWaitQueueTimeoutError',
+  'WaitQueueTimeoutError',
+  'MongoOperationTimeoutError',
 ]);
 
-function isDatabaseUnavailable(err: { name?: string; message?: string }): boolean {
-  if (err.name && DATABASE_UNAVAILABLE.has(err.name)) return true;
+/**
+ * Server error codes of the same kind: the operation ran out of time (MaxTimeMSExpired 50,
+ * ExceededTimeLimit 262), the server is shutting down or stepping down (91, 189, 11600, 11602),
+ * is not (or no longer) the primary (10107, 13435, 13436), or could not reach another member
+ * (HostUnreachable 6, HostNotFound 7, NetworkTimeout 89, SocketException 9001).
+ */
+const DATABASE_UNAVAILABLE_CODES = new Set([50, 262, 91, 189, 11600, 11602, 10107, 13435, 13436, 6, 7, 89, 9001]);
+
+/** The error's own name and the class names of its prototype chain. */
+function classNames(err: object): string[] {
+  const names: string[] = [];
+  const own = (err as { name?: unknown }).name;
+  if (typeof own === 'string') names.push(own);
+  for (let proto = Object.getPrototypeOf(err); proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+    const name = (proto as { constructor?: { name?: unknown } }).constructor?.name;
+    if (typeof name === 'string') names.push(name);
+  }
+  return names;
+}
+
+function isDatabaseUnavailable(err: object, depth = 0): boolean {
+  if (classNames(err).some((name) => DATABASE_UNAVAILABLE.has(name))) return true;
+  const { code, message, cause } = err as { code?: unknown; message?: unknown; cause?: unknown };
+  if (typeof code === 'number' && DATABASE_UNAVAILABLE_CODES.has(code) && classNames(err).some((name) => name.startsWith('Mongo'))) return true;
   // mongoose with bufferCommands off, or a closed connection
-  return typeof err.message === 'string' && /^(Cannot call .* before initial connection|Connection was force closed|Client must be connected)/.test(err.message);
+  if (typeof message === 'string' && /^(Cannot call .* before initial connection|Connection was force closed|Client must be connected)/.test(message)) return true;
+  // an error wrapping one of the above (mongoose and the driver both set `cause`)
+  return depth < 3 && typeof cause === 'object' && cause !== null && isDatabaseUnavailable(cause, depth + 1);
+}
+
+/** The 503 of every request the database cannot serve now (gone, stalled, timed out, not yet reached at start). */
+export function databaseUnavailable(): HttpError {
+  return new HttpError(503, 'database_unavailable', 'The database is unavailable; try again shortly', { headers: { 'Retry-After': '5' } });
 }
 
 /** Turns anything thrown into an HttpError; unknown errors come back as `null` (a 500). */
 export function toHttpError(err: unknown): HttpError | null {
   if (err instanceof HttpError) return err;
   if (typeof err !== 'object' || err === null) return null;
-  const e = err as { type?: string; status?: number; name?: string; message?: string; code?: number };
+  const e = err as { type?: string; status?: number; message?: string };
   if (typeof e.type === 'string' && e.type in BODY_PARSER_ERRORS) {
     const [status, code, message] = BODY_PARSER_ERRORS[e.type];
     return status >= 500 ? null : new HttpError(status, code, message);
@@ -45,10 +89,6 @@ export function toHttpError(err: unknown): HttpError | null {
   if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
     return new HttpError(e.status, 'bad_request', expose && e.message ? e.message : 'The request could not be read');
   }
-  if (isDatabaseUnavailable(e)) {
-    return new HttpError(503, 'database_unavailable', 'The database is unavailable; try again shortly', {
-      headers: { 'Retry-After': '5' },
-    });
-  }
+  if (isDatabaseUnavailable(err)) return databaseUnavailable();
   return null;
 }

@@ -1,6 +1,6 @@
-import { errorHandler, notFoundHandler, type ErrorBodyFormat, type ErrorSender } from '@lib/errors';
+import { databaseUnavailable, errorHandler, notFoundHandler, type ErrorBodyFormat, type ErrorSender } from '@lib/errors';
 import { buildOpenApi, defineRoute, mountRoutes, z, type AnyRoute, type OpenApiOptions } from '@lib/validation';
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import { bodyParsers, discardBody } from './body-parsers';
 import { healthRoutes } from './health';
 import type { Lifecycle } from './lifecycle';
@@ -19,6 +19,11 @@ export interface ServiceAppOptions {
   bodyLimit?: string;
   /** Headers set on every response (e.g. the API version). */
   responseHeaders?: Record<string, string>;
+}
+
+/** While the start-up steps have not succeeded (no database yet, indexes missing), every route but health answers 503. */
+function untilStarted(lifecycle: Lifecycle): RequestHandler {
+  return (_req, _res, next) => next(lifecycle.starting ? databaseUnavailable() : undefined);
 }
 
 const routeTables = new WeakMap<Express, AnyRoute[]>();
@@ -60,6 +65,7 @@ export function buildServiceApp(options: ServiceAppOptions): Express {
 
   const router = express.Router({ caseSensitive: true, strict: false });
   mountRoutes(router, [...health, openapiRoute]);
+  router.use(untilStarted(options.lifecycle));
   mountRoutes(router, options.routes, { bodyParsers: bodyParsers({ limit: options.bodyLimit }), noBody: discardBody({ limit: options.bodyLimit }) });
   app.use(router);
   routeTables.set(app, [...health, openapiRoute, ...options.routes]);

@@ -17,15 +17,16 @@ export function healthRoutes(isReady: () => Promise<boolean>, lifecycle: Lifecyc
     defineRoute({
       method: 'get',
       path: '/readyz',
-      summary: 'Readiness: the database answers and the process is not shutting down',
+      summary: 'Readiness: started, the database answers and the process is not shutting down',
       tags: ['health'],
       responses: {
         200: { description: 'Ready to serve', schema: healthBody },
-        503: { description: 'Database unavailable or shutting down', schema: healthBody },
+        503: { description: 'Starting, database unavailable or shutting down', schema: healthBody },
       },
       handler: async (_input, _req, res) => {
         res.setHeader('Cache-Control', 'no-store');
         if (lifecycle.shuttingDown) return res.status(503).json({ status: 'shutting_down' });
+        if (lifecycle.starting) return res.status(503).json({ status: 'starting' });
         if (!(await isReady())) return res.status(503).json({ status: 'database_unavailable' });
         return res.json({ status: 'ready' });
       },

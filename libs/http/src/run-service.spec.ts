@@ -1,8 +1,10 @@
 import http from 'node:http';
+import { startFaultyDatabase, type FaultyDatabase } from '@lib/mongo/testing';
+import { defineRoute, z } from '@lib/validation';
 import express from 'express';
 import { Schema } from 'mongoose';
-import { runService, startOrExit, type ServiceDeps } from './run-service';
-import type { RunningServer } from './serve';
+import { buildServiceApp } from './build-app';
+import { runService, startOrExit, type RunningService, type ServiceDeps } from './run-service';
 
 function get(port: number, path: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
@@ -19,7 +21,7 @@ function get(port: number, path: string): Promise<{ status: number; body: string
 describe('runService', () => {
   const signals = ['SIGTERM', 'SIGINT'] as const;
   let before: Record<string, NodeJS.SignalsListener[]>;
-  let running: RunningServer | undefined;
+  let running: RunningService | undefined;
 
   beforeEach(() => {
     before = Object.fromEntries(signals.map((s) => [s, process.listeners(s)]));
@@ -50,6 +52,7 @@ describe('runService', () => {
       },
     });
 
+    expect(await running.started).toBe(true);
     expect(deps?.connection.name).toBe('run_service_spec');
     expect(deps?.logger.level).toBe('silent');
     const indexes = await deps!.connection.collection('widgets').indexes();
@@ -78,10 +81,86 @@ describe('runService', () => {
         stateAtBeforeClose = deps?.connection.readyState;
       },
     });
+    await running.started;
     await running.shutdown();
     expect(stateAtBeforeClose).toBe(1);
     expect(deps?.connection.readyState).toBe(0);
   });
+});
+
+describe('runService with the database unreachable at start', () => {
+  let db: FaultyDatabase;
+  let running: RunningService | undefined;
+  const before = process.listeners('SIGTERM').length;
+
+  beforeAll(async () => {
+    db = await startFaultyDatabase();
+  }, 30_000);
+
+  afterEach(async () => {
+    await running?.shutdown();
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) for (const l of process.listeners(signal).slice(before)) process.removeListener(signal, l);
+  });
+
+  afterAll(() => db?.close());
+
+  /** A service app with one route that reads the database, and a prepare step that writes to it. */
+  function start(dbName: string, prepared: string[], given: Partial<ServiceDeps> = {}) {
+    return runService({
+      name: 'run-service-spec',
+      port: 0,
+      logLevel: 'silent',
+      database: { url: db.url, dbName },
+      startUpRetry: { firstMs: 100, maxMs: 400 },
+      createApp({ connection, logger, lifecycle }) {
+        given.connection = connection;
+        const schema = new Schema({ code: String });
+        schema.index({ code: 1 }, { unique: true });
+        const Widget = connection.model('Widget', schema, 'widgets');
+        const route = defineRoute({
+          method: 'get',
+          path: '/widgets',
+          summary: 'Widgets',
+          responses: { 200: { description: 'Widgets', schema: z.array(z.string()) } },
+          handler: async (_input, _req, res) => res.json((await Widget.find({}).lean()).map((w) => w.code)),
+        });
+        const isReady = async () => connection.readyState === 1;
+        return buildServiceApp({ logger, routes: [route], openapi: { title: 'W', version: '1' }, errorFormat: (e) => ({ oops: e.code }), isReady, lifecycle });
+      },
+      prepare: async ({ connection }) => {
+        await connection.model('Widget').create({ code: `bootstrap-${prepared.length}` });
+        prepared.push('done');
+      },
+    });
+  }
+
+  it('keeps serving /healthz, answers 503 on /readyz and every route, and starts by itself once the database answers: indexes and prepare done once', async () => {
+    await db.stop();
+    const prepared: string[] = [];
+    const deps: Partial<ServiceDeps> = {};
+    running = await start('run_service_unreachable', prepared, deps);
+    // the port is open at once; nothing is served from a database it has not reached
+    await new Promise((r) => setTimeout(r, 2_500)); // longer than one server selection: at least one attempt failed
+    expect(await get(running.port, '/healthz')).toEqual({ status: 200, body: '{"status":"ok"}' });
+    expect(await get(running.port, '/readyz')).toEqual({ status: 503, body: '{"status":"starting"}' });
+    expect(await get(running.port, '/widgets')).toEqual({ status: 503, body: '{"oops":"database_unavailable"}' });
+    expect(prepared).toEqual([]);
+
+    await db.start();
+    expect(await running.started).toBe(true);
+    expect(await get(running.port, '/readyz')).toEqual({ status: 200, body: '{"status":"ready"}' });
+    expect(await get(running.port, '/widgets')).toEqual({ status: 200, body: '["bootstrap-0"]' });
+    expect(prepared).toEqual(['done']);
+    expect((await deps.connection!.collection('widgets').indexes()).map((i) => i.name)).toContain('code_1');
+  }, 30_000);
+
+  it('stops trying when shut down before the database was reached', async () => {
+    await db.stop();
+    running = await start('run_service_never', []);
+    await running.shutdown();
+    expect(await running.started).toBe(false);
+    await db.start();
+  }, 30_000);
 });
 
 describe('startOrExit', () => {

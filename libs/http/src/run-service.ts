@@ -1,9 +1,10 @@
-import { ensureIndexes, openDatabase, type MongoTarget } from '@lib/mongo';
+import { createDatabase, ensureIndexes, type MongoTarget } from '@lib/mongo';
 import type { Express } from 'express';
 import type { Connection } from 'mongoose';
 import { createLifecycle, type Lifecycle } from './lifecycle';
 import { createLogger, type Logger } from './logger';
 import { serve, type RunningServer } from './serve';
+import { runStartUp, type RetryDelays } from './start-up';
 import { readShutdownSettings, type ShutdownSettings } from './shutdown-settings';
 
 export interface ServiceDeps {
@@ -26,30 +27,63 @@ export interface RunServiceOptions {
   shutdown?: ShutdownSettings;
   /** Runs on shutdown after in-flight requests finished and before the database closes (stop jobs). */
   beforeClose?(): Promise<void>;
+  /** Waits between start-up attempts; START_UP_RETRY unless given. */
+  startUpRetry?: RetryDelays;
+}
+
+export interface RunningService extends RunningServer {
+  /** Settles once the start-up steps succeeded (true) or shutdown stopped them (false); rejects (and the process exits 1) on an error no retry mends. */
+  started: Promise<boolean>;
 }
 
 /**
- * What every `main.ts` does: connect, build the app, create indexes, listen, and on SIGTERM drain
- * in-flight requests before closing the database.
+ * What every `main.ts` does: build the app on a connection not yet open and listen at once
+ * (`/healthz` 200; `/readyz` and every route 503 meanwhile), then reach the database, create the
+ * indexes and run `prepare`, each retried until it succeeds, so that a database unreachable at
+ * start delays readiness instead of ending the process. On SIGTERM: drain in-flight requests, then
+ * close the database.
  */
-export async function runService(options: RunServiceOptions): Promise<RunningServer> {
+export async function runService(options: RunServiceOptions): Promise<RunningService> {
   const shutdown = options.shutdown ?? readShutdownSettings(process.env);
   const logger = createLogger(options.name, options.logLevel);
   for (const warning of options.warnings ?? []) logger.warn(warning);
-  const database = await openDatabase(options.database);
+  const database = await createDatabase(options.database);
   logger.info(`database: ${database.description}`);
   const lifecycle = createLifecycle();
-  const app = options.createApp({ connection: database.connection, logger, lifecycle });
-  await ensureIndexes(database.connection);
-  await options.prepare?.({ connection: database.connection, logger, lifecycle });
+  lifecycle.starting = true;
+  const deps: ServiceDeps = { connection: database.connection, logger, lifecycle };
+  const app = options.createApp(deps);
+  const stopStartUp = new AbortController();
+  let started: Promise<boolean> = Promise.resolve(false);
   const onClose = async () => {
+    stopStartUp.abort();
+    await started.catch(() => undefined);
     await options.beforeClose?.();
     await database.close();
   };
-  return serve(app, { port: options.port, logger, lifecycle, ...shutdown, onClose });
+  const running = await serve(app, { port: options.port, logger, lifecycle, ...shutdown, onClose });
+  started = runStartUp(
+    [
+      { name: 'reaching the database', run: () => database.open() },
+      { name: 'creating indexes', run: () => ensureIndexes(database.connection) },
+      ...(options.prepare ? [{ name: 'preparing', run: () => options.prepare!(deps) }] : []),
+    ],
+    { logger, signal: stopStartUp.signal, delays: options.startUpRetry },
+  ).then((done) => {
+    if (done) {
+      lifecycle.starting = false;
+      logger.info('started'); // database reached, indexes created, prepared: /readyz can turn 200
+    }
+    return done;
+  });
+  started.catch((err: Error) => {
+    logger.error({ err }, `start-up failed: ${err.message}`);
+    void running.shutdown().finally(() => process.exit(1));
+  });
+  return { ...running, started };
 }
 
-/** Runs `start`, turning a start-up failure (bad config, unreachable database) into one clear line and exit 1. */
+/** Runs `start`, turning a start-up failure (bad config, a port in use) into one clear line and exit 1; an unreachable database is not one (runService keeps trying). */
 export function startOrExit(name: string, start: () => Promise<unknown>): void {
   start().catch((err: Error) => {
     console.error(`${name} failed to start: ${err.message}`);

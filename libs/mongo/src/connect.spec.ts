@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { toHttpError } from '@lib/errors';
 import { Schema } from 'mongoose';
-import { connectMongo, databaseReady, DEFAULT_POOL_SIZE, ensureIndexes } from './connect';
+import { connectMongo, createConnection, DATABASE_TIME_LIMITS, databaseReady, DEFAULT_POOL_SIZE, ensureIndexes, openConnection } from './connect';
 import { useTestDatabase } from './testing';
 
 /** A local port nothing listens on. */
@@ -72,6 +72,79 @@ describe('connectMongo and databaseReady', () => {
     expect(err).toBeInstanceOf(Error);
     expect(Date.now() - started).toBeLessThan(3_000);
     expect(toHttpError(err)?.status).toBe(503);
+  });
+});
+
+describe('time limits of every connection (docs/RESILIENCE.md, "Database time bounds")', () => {
+  it('sets server selection, connect, heartbeat, socket and wait-queue limits on the driver', async () => {
+    const connection = await connectMongo({ url: testUrl(), dbName: 'connect_spec_limits' });
+    try {
+      const options = connection.getClient().options;
+      expect({
+        serverSelectionTimeoutMS: options.serverSelectionTimeoutMS,
+        connectTimeoutMS: options.connectTimeoutMS,
+        heartbeatFrequencyMS: options.heartbeatFrequencyMS,
+        serverMonitoringMode: options.serverMonitoringMode,
+        socketTimeoutMS: options.socketTimeoutMS,
+        waitQueueTimeoutMS: options.waitQueueTimeoutMS,
+      }).toEqual({
+        serverSelectionTimeoutMS: DATABASE_TIME_LIMITS.serverSelectionMs,
+        connectTimeoutMS: DATABASE_TIME_LIMITS.connectMs,
+        heartbeatFrequencyMS: DATABASE_TIME_LIMITS.heartbeatMs,
+        serverMonitoringMode: 'poll',
+        socketTimeoutMS: DATABASE_TIME_LIMITS.socketMs,
+        waitQueueTimeoutMS: DATABASE_TIME_LIMITS.waitQueueMs,
+      });
+      // the server stops a slow query before the socket limit cuts the connection
+      expect(DATABASE_TIME_LIMITS.queryMs).toBeLessThan(DATABASE_TIME_LIMITS.socketMs);
+    } finally {
+      await connection.close();
+    }
+  });
+
+  it('sends every mongoose query and aggregation with maxTimeMS, unless the query sets its own', async () => {
+    const connection = await connectMongo({ url: testUrl(), dbName: 'connect_spec_maxtime', monitorCommands: true });
+    const sent: Array<{ name: string; maxTimeMS: unknown }> = [];
+    connection.getClient().on('commandStarted', (event) => sent.push({ name: event.commandName, maxTimeMS: event.command.maxTimeMS }));
+    try {
+      const Thing = connection.model('Thing', new Schema({ name: String }));
+      await Thing.find({ name: 'a' }).lean();
+      await Thing.countDocuments({});
+      await Thing.findOneAndUpdate({ name: 'a' }, { $set: { name: 'b' } });
+      await Thing.aggregate([{ $match: { name: 'b' } }]);
+      await Thing.findOne({}).maxTimeMS(50);
+      const limit = DATABASE_TIME_LIMITS.queryMs;
+      expect(sent).toEqual([
+        { name: 'find', maxTimeMS: limit },
+        { name: 'aggregate', maxTimeMS: limit },
+        { name: 'findAndModify', maxTimeMS: limit },
+        { name: 'aggregate', maxTimeMS: limit },
+        { name: 'find', maxTimeMS: 50 },
+      ]);
+    } finally {
+      await connection.close();
+    }
+  });
+
+  it('a connection not yet opened fails at once with a 503-mapped error, and opens once the server answers', async () => {
+    const connection = createConnection();
+    const Thing = connection.model('Thing', new Schema({ name: String }));
+    try {
+      const started = Date.now();
+      const err = await Thing.findOne({}).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(Date.now() - started).toBeLessThan(1_000);
+      expect(toHttpError(err)?.status).toBe(503);
+      const port = await unusedPort();
+      await expect(openConnection(connection, { url: `mongodb://127.0.0.1:${port}`, dbName: 'x', serverSelectionTimeoutMs: 300 })).rejects.toThrow();
+      await openConnection(connection, { url: testUrl(), dbName: 'connect_spec_reopen' });
+      await Thing.create({ name: 'stored' });
+      expect((await Thing.findOne({}).lean())?.name).toBe('stored');
+    } finally {
+      await connection.close();
+    }
   });
 });
 

@@ -1,33 +1,39 @@
 import type { Connection } from 'mongoose';
-import { connectMongo } from './connect';
+import { createConnection, openConnection } from './connect';
 import { startEmbeddedMongo, type EmbeddedMongo } from './embedded';
 import { redactMongoUrl, type MongoTarget } from './target';
 
 export interface OpenDatabase {
+  /** The app's connection; operations fail at once (503) until `open()` has succeeded. */
   connection: Connection;
   /** Which lane was taken, for the start-up log. */
   description: string;
+  /** Reaches the server; rejects when it does not answer within the server selection limit, and may be called again then. */
+  open(): Promise<void>;
   close(): Promise<void>;
 }
 
 /**
- * Opens the app's database: the configured server, or (lane 2, no URL set) an embedded server
- * started for this process.
+ * The app's database, not yet reached: the configured server, or (lane 2, no URL set) an embedded
+ * server started for this process. `runService` calls `open()` until it succeeds, so an app whose
+ * database is unreachable at start keeps trying instead of exiting.
  */
-export async function openDatabase(target: MongoTarget): Promise<OpenDatabase> {
+export async function createDatabase(target: MongoTarget): Promise<OpenDatabase> {
   let embedded: EmbeddedMongo | undefined;
   let url = target.url;
   if (!url) {
     embedded = await startEmbeddedMongo();
     url = embedded.uri;
   }
-  const connection = await connectMongo({ url, dbName: target.dbName, maxPoolSize: target.poolSize });
+  const serverUrl = url;
+  const connection = createConnection();
   const description = embedded
     ? `embedded in-memory server at ${url} (data is lost at exit; set MONGO_URL for a real MongoDB), database "${target.dbName}"`
     : `MongoDB at ${redactMongoUrl(url)}, database "${target.dbName}"`;
   return {
     connection,
     description,
+    open: () => openConnection(connection, { url: serverUrl, dbName: target.dbName, maxPoolSize: target.poolSize }),
     async close() {
       await connection.close();
       await embedded?.stop();
@@ -35,3 +41,14 @@ export async function openDatabase(target: MongoTarget): Promise<OpenDatabase> {
   };
 }
 
+/** `createDatabase` and a first `open()`, which must succeed. */
+export async function openDatabase(target: MongoTarget): Promise<OpenDatabase> {
+  const database = await createDatabase(target);
+  try {
+    await database.open();
+  } catch (err) {
+    await database.close().catch(() => undefined);
+    throw err;
+  }
+  return database;
+}

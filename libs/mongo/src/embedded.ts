@@ -10,6 +10,11 @@ export interface EmbeddedMongo {
   stop(): Promise<void>;
 }
 
+/** What startEmbeddedMongo gives: also the server's process id (fault tests stall it with SIGSTOP). */
+export interface EmbeddedProcess extends EmbeddedMongo {
+  pid: number;
+}
+
 function binaryPath(): string {
   let manifest: string;
   try {
@@ -27,7 +32,7 @@ function binaryPath(): string {
  * Starts the embedded, in-memory MongoDB-compatible server (a native binary shipped in an npm
  * package, nothing downloaded). Data lives only as long as the process.
  */
-export function startEmbeddedMongo(options: { port?: number; timeoutMs?: number; ownProcessGroup?: boolean } = {}): Promise<EmbeddedMongo> {
+export function startEmbeddedMongo(options: { port?: number; timeoutMs?: number; ownProcessGroup?: boolean } = {}): Promise<EmbeddedProcess> {
   const { port = 0, timeoutMs = 20_000 } = options;
   const child: ChildProcess = spawn(binaryPath(), ['--host=127.0.0.1', `--port=${port}`, '--database=test'], {
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -68,7 +73,7 @@ export function startEmbeddedMongo(options: { port?: number; timeoutMs?: number;
         child.stdout?.removeListener('data', onData);
         child.stdout?.resume();
         // The server prints a URL ending in its default database; callers pick their own.
-        resolve({ uri: ready[1].replace(/\/[^/?]*(\?.*)?$/, '/$1'), stop });
+        resolve({ uri: ready[1].replace(/\/[^/?]*(\?.*)?$/, '/$1'), pid: child.pid!, stop });
       }
     };
     child.stdout?.on('data', onData);

@@ -90,7 +90,7 @@ describe('graceful shutdown of a running app', () => {
       child.stdout!.on('data', (chunk) => (output += chunk));
       child.stderr!.on('data', (chunk) => (output += chunk));
       try {
-        await waitForOutput('"msg":"listening"');
+        await waitForOutput('"msg":"started"'); // listening, and the database reached (readiness can be 200)
         return;
       } catch (err) {
         if (attempt >= 3 || !output.includes('EADDRINUSE')) throw err;

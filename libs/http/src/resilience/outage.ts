@@ -1,11 +1,21 @@
+import { DATABASE_TIME_LIMITS } from '@lib/mongo';
 import { sendRaw } from '../sweeps/raw-client';
 import { runLoad, type LoadOptions, type LoadResult } from './load';
 
-/** A database that can be taken down and brought back (libs/mongo's faulty database in tests). */
+/** A database that can be taken down or stalled, and brought back (libs/mongo's faulty database in tests). */
 export interface StoppableDatabase {
   stop(): Promise<void>;
   start(): Promise<void>;
+  stall(): Promise<void>;
+  resume(): Promise<void>;
 }
+
+/**
+ * What the tests allow beyond DATABASE_TIME_LIMITS.requestBoundMs for one answer: the test machine
+ * is shared and busy, so timers and the app's own work run late (the bound is a property of the
+ * driver settings; docs/RESILIENCE.md gives measured figures).
+ */
+export const BUSY_MACHINE_SLACK_MS = 3_000;
 
 export interface OutageRun {
   result: LoadResult;
@@ -15,28 +25,39 @@ export interface OutageRun {
   readiness: Array<{ at: number; status: number }>;
   /** When the database was down, in ms since the start. */
   outage: { from: number; to: number };
+  /** The longest any request of the load took to be answered (any status). */
+  slowestMs: number;
 }
 
 /**
  * Runs the load while the database goes down 600 ms in and comes back `downMs` later, polling
- * `/readyz` throughout: what the database-fault tests of every app assert on.
+ * `/readyz` throughout: what the database-fault tests of every app assert on. `fault: 'stop'`
+ * (default) refuses connections; `'stall'` stops the server process so nothing is answered.
  */
-export async function loadThroughOutage(db: StoppableDatabase, options: LoadOptions & { downMs: number }): Promise<OutageRun> {
+export async function loadThroughOutage(db: StoppableDatabase, options: LoadOptions & { downMs: number; fault?: 'stop' | 'stall' }): Promise<OutageRun> {
   const unavailable: OutageRun['unavailable'] = [];
   const readiness: OutageRun['readiness'] = [];
   const outage = { from: 0, to: 0 };
+  let slowestMs = 0;
+  const [down, up] = options.fault === 'stall' ? [() => db.stall(), () => db.resume()] : [() => db.stop(), () => db.start()];
   const started = Date.now();
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   const fault = (async () => {
     await sleep(600);
     outage.from = Date.now() - started;
-    await db.stop();
+    await down();
     await sleep(options.downMs);
-    await db.start();
+    await up();
     outage.to = Date.now() - started;
   })();
+  // after the load, keep probing until ready (at most 10 s more): how long recovery takes varies
+  // with the backlog the server works through after a stall
+  const probing = () => {
+    const elapsed = Date.now() - started;
+    return elapsed < options.durationMs || (readiness.at(-1)?.status !== 200 && elapsed < options.durationMs + 10_000);
+  };
   const probe = (async () => {
-    while (Date.now() - started < options.durationMs) {
+    while (probing()) {
       const res = await sendRaw(options.port, { method: 'get', url: '/readyz', headers: {} });
       readiness.push({ at: Date.now() - started, status: res.status });
       await sleep(100);
@@ -45,30 +66,41 @@ export async function loadThroughOutage(db: StoppableDatabase, options: LoadOpti
   const result = await runLoad({
     ...options,
     onResponse: (req, res, ms) => {
+      slowestMs = Math.max(slowestMs, ms);
       if (res.status === 503) unavailable.push({ ms, body: res.text, retryAfter: res.headers['retry-after'] });
       options.onResponse?.(req, res, ms);
     },
   });
   await Promise.all([fault, probe]);
-  return { result, unavailable, readiness, outage };
+  return { result, unavailable, readiness, outage, slowestMs };
 }
 
 /**
- * What every app's database-fault test asserts of the run: only the expected statuses and 503s,
- * no dropped connection, every 503 fast (bounded by the 3 s server selection, plus slack for a
- * busy machine) with the service's error body and `Retry-After: 5`, and readiness following the
- * database (200, then 503 while it is down, then 200 again).
+ * What every app's database-fault test asserts of the run: only the expected statuses, 503s and
+ * some successes,
+ * no dropped connection, every answer (503 or not) within the database time bound
+ * (DATABASE_TIME_LIMITS.requestBoundMs, plus slack for a busy machine), every 503 with the
+ * service's error body and `Retry-After: 5`, and readiness following the database (200, then 503
+ * while it is down, then 200 again).
  */
 export function expectOutageAnswered(run: OutageRun, expected: { statuses: string[]; unavailableBody: unknown }): void {
   const { result, unavailable, readiness, outage } = run;
-  expect(Object.keys(result.byStatus).sort()).toEqual(expected.statuses);
+  if (process.env.OUTAGE_REPORT) {
+    const ms = unavailable.map((u) => u.ms).sort((a, b) => a - b);
+    const turned = readiness.find((r) => r.at > outage.from && r.status === 503);
+    const back = readiness.find((r) => r.at > outage.to && r.status === 200);
+    console.log(JSON.stringify({ outage, byStatus: result.byStatus, median503: ms[Math.floor(ms.length / 2)], max503: ms[ms.length - 1], slowestMs: run.slowestMs, readyz503At: turned?.at, readyz200At: back?.at }));
+  }
+  // only the expected statuses (on a slow run not every one of them need occur), some success
+  expect(Object.keys(result.byStatus).filter((status) => !expected.statuses.includes(status))).toEqual([]);
+  expect(Object.keys(result.byStatus).some((status) => status.startsWith('2'))).toBe(true);
   expect(result.failedConnections).toBe(0);
   expect(unavailable.length).toBeGreaterThan(0);
   for (const answer of unavailable) {
     expect(JSON.parse(answer.body)).toEqual(expected.unavailableBody);
     expect(answer.retryAfter).toBe('5');
   }
-  expect(Math.max(...unavailable.map((u) => u.ms))).toBeLessThan(4_500);
+  expect(run.slowestMs).toBeLessThan(DATABASE_TIME_LIMITS.requestBoundMs + BUSY_MACHINE_SLACK_MS);
   const during = readiness.filter((r) => r.at > outage.from + 300 && r.at < outage.to);
   expect(during.length).toBeGreaterThan(0);
   expect(during.every((r) => r.status === 503)).toBe(true);

@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { startEmbeddedMongo, type EmbeddedMongo } from '../embedded';
+import { startEmbeddedMongo, type EmbeddedProcess } from '../embedded';
 
 export interface FaultyDatabase {
   /** Where apps connect: a fixed loopback port that stays the same across stop and start. */
@@ -9,6 +9,14 @@ export interface FaultyDatabase {
   stop(): Promise<void>;
   /** The database is back on the same port, with everything it stored before. */
   start(): Promise<void>;
+  /**
+   * The database stalls: its process is stopped (SIGSTOP), so connections stay open and new ones
+   * are even accepted by the kernel, but nothing is answered (a hung server or a black-holed
+   * network, which no "connection refused" reveals).
+   */
+  stall(): Promise<void>;
+  /** The stalled process continues (SIGCONT) and answers what it was sent meanwhile. */
+  resume(): Promise<void>;
   /** Stops the server for good. */
   close(): Promise<void>;
 }
@@ -21,7 +29,7 @@ export interface FaultyDatabase {
  * (connection refused, open connections reset), while the data survives as it would on disk.
  */
 export async function startFaultyDatabase(): Promise<FaultyDatabase> {
-  const server: EmbeddedMongo = await startEmbeddedMongo();
+  const server: EmbeddedProcess = await startEmbeddedMongo();
   const backend = new URL(server.uri);
   const sockets = new Set<net.Socket>();
   let listener: net.Server | undefined;
@@ -49,6 +57,11 @@ export async function startFaultyDatabase(): Promise<FaultyDatabase> {
     });
 
   const port = await listen(0);
+  let stalled = false;
+  const signal = async (name: 'SIGSTOP' | 'SIGCONT') => {
+    process.kill(server.pid, name);
+    stalled = name === 'SIGSTOP';
+  };
   const stop = async () => {
     const current = listener;
     listener = undefined;
@@ -62,7 +75,10 @@ export async function startFaultyDatabase(): Promise<FaultyDatabase> {
     start: async () => {
       if (!listener) await listen(port);
     },
+    stall: () => signal('SIGSTOP'),
+    resume: () => signal('SIGCONT'),
     close: async () => {
+      if (stalled) await signal('SIGCONT');
       await stop();
       await server.stop();
     },

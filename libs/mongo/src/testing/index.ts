@@ -12,6 +12,13 @@ export interface TestDatabase {
 }
 
 /**
+ * Time limits of the test files' connections: one embedded server serves every test file of a run,
+ * in parallel, on a shared machine, so an answer can take seconds that in production would mean a
+ * stalled server. The fault tests (resilience specs) connect with the production limits.
+ */
+export const TEST_TIME_LIMITS = { serverSelectionMs: 5_000, connectMs: 10_000, socketMs: 15_000, waitQueueMs: 15_000, queryMs: 12_000 };
+
+/**
  * Gives the calling test file its own database on the run's server (see global-setup), connected
  * before its tests and dropped after them.
  */
@@ -22,7 +29,7 @@ export function useTestDatabase(options: { monitorCommands?: boolean } = {}): Te
   beforeAll(async () => {
     const url = process.env.TEST_MONGO_URL;
     if (!url) throw new Error('TEST_MONGO_URL is not set: run tests through jest with the shared preset');
-    connection = await connectMongo({ url, dbName, monitorCommands: options.monitorCommands });
+    connection = await connectMongo({ url, dbName, monitorCommands: options.monitorCommands, limits: TEST_TIME_LIMITS });
   });
 
   afterAll(async () => {

@@ -1,0 +1,21 @@
+import type { RunServiceOptions } from '@lib/http';
+import { accountService } from './accounts/account.service';
+import { createApp } from './app';
+import type { CrmConfig } from './config';
+
+/** How `main.ts` runs crm-api (start-up tests run the same). */
+export function crmService(config: CrmConfig): RunServiceOptions {
+  return {
+    name: 'crm-api',
+    port: config.port,
+    logLevel: config.logLevel,
+    database: config.database,
+    warnings: config.defaultsUsed.length ? [`development defaults in use: ${config.defaultsUsed.join(', ')}`] : [],
+    createApp: (deps) => createApp({ ...deps, contactLimit: config.contactLimit, cursorSecret: config.cursorSecret, defaultMilestones: config.defaultMilestones }),
+    // repeated until it succeeds while the database is unreachable; creates the owner only once
+    prepare: async ({ connection, logger }) => {
+      const result = await accountService(connection).bootstrapOwner(config.bootstrap);
+      logger.info(`account owner ${config.bootstrap.email} of domain ${config.bootstrap.domain}: ${result === 'created' ? 'created' : 'already exists'}`);
+    },
+  };
+}

@@ -1,0 +1,30 @@
+import type { RunServiceOptions } from '@lib/http';
+import { createApp } from './app';
+import type { NewsConfig } from './config';
+import { feedSync, type FeedSync } from './feeds/feed-sync';
+import { scheduleSync, type SyncSchedule } from './feeds/sync-schedule';
+
+/** How `main.ts` runs news-api (start-up tests run the same). */
+export function newsService(config: NewsConfig): RunServiceOptions {
+  let sync: FeedSync | undefined;
+  let schedule: SyncSchedule | undefined;
+  return {
+    name: 'news-api',
+    port: config.port,
+    logLevel: config.logLevel,
+    database: config.database,
+    warnings: config.defaultsUsed.length ? [`development defaults in use: ${config.defaultsUsed.join(', ')}`] : [],
+    createApp: (deps) => {
+      sync = feedSync({ connection: deps.connection, logger: deps.logger, publishers: config.publishers });
+      return createApp({ ...deps, masterKey: config.masterKey, jwt: config.jwt, publishers: config.publishers, sync });
+    },
+    prepare: async ({ logger, lifecycle }) => {
+      logger.info(`feeds: ${config.publishers.length} publishers; sync ${config.syncIntervalSeconds ? `every ${config.syncIntervalSeconds} s` : 'on demand only (NEWS_SYNC_INTERVAL=0)'}`);
+      if (sync && config.syncIntervalSeconds > 0) schedule = scheduleSync(sync, { intervalMs: config.syncIntervalSeconds * 1000, logger, lifecycle });
+    },
+    beforeClose: async () => {
+      await schedule?.stop();
+      await sync?.stop();
+    },
+  };
+}
