@@ -57,6 +57,15 @@ describe('buildServiceApp', () => {
     }
   });
 
+  it('logs one line per request naming the route template of the route table', async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const logger = pino({ level: 'info', base: undefined }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    const app = buildServiceApp({ logger, routes: items, openapi: { title: 'Items', version: '1.0.0' }, errorFormat: (e: ErrorDescription) => ({ code: e.code }), isReady: async () => true, lifecycle: createLifecycle() });
+    await request(app).get('/items/17').set('X-Request-Id', 'abc').expect(200);
+    for (let i = 0; i < 50 && lines.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(lines).toEqual([{ level: 30, time: expect.any(Number), id: 'abc', method: 'GET', route: '/items/:id', status: 200, ms: expect.any(Number) }]);
+  });
+
   it('answers /healthz with 200', async () => {
     const res = await request(build().app).get('/healthz');
     expect(res.status).toBe(200);
