@@ -40,7 +40,7 @@ export function buildServiceApp(options: ServiceAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
-  app.use(securityHeaders({}, options.responseHeaders));
+  app.use(securityHeaders(options.responseHeaders));
   app.use(httpLogger(options.logger));
 
   const health = healthRoutes(options.isReady, options.lifecycle);
