@@ -5,6 +5,9 @@ import { toXml } from './xml';
 export type MediaKind = 'json' | 'xml';
 
 const MEDIA: Record<MediaKind, string> = { json: 'application/json', xml: 'application/xml' };
+/** The types in order of preference, made once (req.accepts does not change them). */
+const JSON_FIRST = [MEDIA.json, MEDIA.xml];
+const XML_FIRST = [MEDIA.xml, MEDIA.json];
 
 /**
  * Picks JSON or XML from the Accept header. With no Accept header the `fallback` wins (the CRM
@@ -12,8 +15,7 @@ const MEDIA: Record<MediaKind, string> = { json: 'application/json', xml: 'appli
  */
 export function negotiate(req: Request, fallback: MediaKind = 'json'): MediaKind {
   if (!req.headers.accept) return fallback;
-  const order: MediaKind[] = fallback === 'xml' ? ['xml', 'json'] : ['json', 'xml'];
-  const chosen = req.accepts(order.map((kind) => MEDIA[kind]));
+  const chosen = req.accepts(fallback === 'xml' ? XML_FIRST : JSON_FIRST);
   if (!chosen) throw new HttpError(406, 'not_acceptable', 'This endpoint answers application/json or application/xml');
   return chosen === MEDIA.xml ? 'xml' : 'json';
 }
