@@ -155,6 +155,7 @@ describe('buildServiceApp', () => {
     expect(res.headers['strict-transport-security']).toBeUndefined();
     expect(res.headers['x-powered-by']).toBeUndefined();
     expect(res.headers['x-request-id']).toBeTruthy();
+    expect(res.headers.etag).toBeUndefined();
   });
 
   it('is case-sensitive about paths', async () => {
