@@ -31,6 +31,7 @@ const { values: args } = parseArgs({
      * (default: this one); the flags default to the production ones (SERVICE_NODE_FLAGS).
      */
     side: { type: 'string', multiple: true, default: [] },
+    /** Only the rows whose name contains this text (or one of these, comma-separated). */
     only: { type: 'string' },
     rounds: { type: 'string', default: '4' },
     requests: { type: 'string', default: '3000' },
@@ -85,7 +86,7 @@ async function main(): Promise<void> {
     services.push(...(await startSide(sides[0], env, APPS, false)));
     const first = sides[0].apps as Record<AppName, Service>;
     const seeded = await seed({ crm: first['crm-api'].port, articles: first['articles-api'].port, news: first['news-api'].port, users: first['users-api'].port }, Number(args.seed), database.uri);
-    const rows = endpoints(seeded).filter((e) => !args.only || e.name.includes(args.only as string));
+    const rows = endpoints(seeded).filter((e) => !args.only || (args.only as string).split(',').some((part) => e.name.includes(part)));
     const needed = [...new Set(rows.map((row) => row.app))];
     for (const [i, side] of sides.entries()) if (i > 0) services.push(...(await startSide(side, env, needed, i === sides.length - 1)));
     const baseline = args.baseline ? await startNode('baseline', path.join(root, 'dist', 'tools', 'bench', 'baseline.js'), env) : undefined;
