@@ -66,12 +66,15 @@ function parseSide(text: string): Side {
 
 async function startSide(side: Side, env: Record<string, string>, apps: AppName[], profile: boolean): Promise<Service[]> {
   const nodeArgs = [...side.flags, ...(profile && args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args.profile)}`] : [])];
+  const started: Service[] = [];
   for (const app of apps) {
     const script = path.join(side.workspace, 'dist', 'apps', app, 'main.js');
     if (!existsSync(script)) throw new Error(`${script} is missing: build that side first`);
-    side.apps[app] = await startNode(`${side.label} ${app}`, script, env, nodeArgs);
+    const service = await startNode(`${side.label} ${app}`, script, env, nodeArgs);
+    side.apps[app] = service;
+    started.push(service);
   }
-  return apps.map((app) => side.apps[app]!);
+  return started;
 }
 
 async function main(): Promise<void> {
@@ -111,7 +114,8 @@ async function compareRounds(row: Endpoint, sides: Side[], baseline: Service | u
     const rss: number[] = [];
     for (let k = 0; k < sides.length; k++) {
       const i = (round + k) % sides.length;
-      const service = sides[i].apps[row.app]!;
+      const service = sides[i].apps[row.app];
+      if (!service) throw new Error(`${sides[i].label} has no ${row.app}`);
       const figures = await measure(service.port, service.pid, row.ours, options);
       if (figures.failures) throw new Error(`${row.name}: ${figures.failures} failed answers from ${service.name}`);
       cpu[i][round] = figures.cpuMsPerRequest;
