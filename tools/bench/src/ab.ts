@@ -70,7 +70,9 @@ async function startSide(side: Side, env: Record<string, string>, apps: AppName[
   for (const app of apps) {
     const script = path.join(side.workspace, 'dist', 'apps', app, 'main.js');
     if (!existsSync(script)) throw new Error(`${script} is missing: build that side first`);
-    const service = await startNode(`${side.label} ${app}`, script, env, nodeArgs);
+    // the machine is shared: a free port can be taken before the app binds it, so try again
+    const start = () => startNode(`${side.label} ${app}`, script, env, nodeArgs);
+    const service = await start().catch(start).catch(start);
     side.apps[app] = service;
     started.push(service);
   }
