@@ -35,8 +35,9 @@ export interface ErrorHandlerOptions {
 export function errorHandler({ format, send = sendJson }: ErrorHandlerOptions): ErrorRequestHandler {
   return (err, req, res, next) => {
     const logger = (req as { log?: Logger }).log;
+    const id = (req as { id?: string }).id; // the request id, as on the request's own log line
     if (res.headersSent) {
-      logger?.error({ err }, 'error after response started');
+      logger?.error({ err, id }, 'error after response started');
       return next(err);
     }
     const known = toHttpError(err);
@@ -46,11 +47,11 @@ export function errorHandler({ format, send = sendJson }: ErrorHandlerOptions): 
       description = { status: known.status, code: known.code, message: known.message, details: known.details };
       if (known.status >= 500) {
         description.errorId = randomUUID();
-        logger?.error({ err, errorId: description.errorId }, known.message);
+        logger?.error({ err, errorId: description.errorId, id }, known.message);
       }
     } else {
       const errorId = randomUUID();
-      if (logger) logger.error({ err, errorId }, 'unhandled error');
+      if (logger) logger.error({ err, errorId, id }, 'unhandled error');
       else console.error(`unhandled error ${errorId}`, err);
       description = { status: 500, code: 'internal_error', message: 'Internal server error', errorId };
     }

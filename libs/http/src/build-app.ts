@@ -45,8 +45,11 @@ export function routeTable(app: Express): AnyRoute[] {
 export function buildServiceApp(options: ServiceAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
+  // No ETag: Express would hash every answer's body (SHA-1) and send it as a second buffer to offer
+  // 304s that no client of these APIs asks for (the answers are per-user and not cached).
+  app.set('etag', false);
   app.set('trust proxy', trustOneProxyHop);
-  app.use(securityHeaders({}, options.responseHeaders));
+  app.use(securityHeaders(options.responseHeaders));
   app.use(httpLogger(options.logger));
 
   const health = healthRoutes(options.isReady, options.lifecycle);

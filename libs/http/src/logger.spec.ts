@@ -12,7 +12,7 @@ function capture() {
       done();
     },
   });
-  return { lines, logger: pino({ level: 'info' }, stream) };
+  return { lines, logger: pino({ level: 'info', base: undefined }, stream) };
 }
 
 async function until(check: () => boolean): Promise<void> {
@@ -23,7 +23,7 @@ describe('createLogger', () => {
   it('names the service and takes the level', () => {
     const logger = createLogger('crm-api', 'warn');
     expect(logger.level).toBe('warn');
-    expect(logger.bindings().name).toBe('crm-api');
+    expect(logger.bindings()).toEqual({ name: 'crm-api' }); // no pid or hostname on every line
   });
 });
 
@@ -31,7 +31,7 @@ describe('httpLogger', () => {
   const { lines, logger } = capture();
   const app = express();
   app.use(httpLogger(logger));
-  app.get('/ok', (_req, res) => {
+  app.get('/ok/:id', (_req, res) => {
     res.json({});
   });
   app.get('/missing', (_req, res) => {
@@ -40,23 +40,68 @@ describe('httpLogger', () => {
   app.get('/broken', (_req, res) => {
     res.status(500).json({});
   });
+  app.get('/crm', (req, res) => {
+    (req as { user?: object }).user = { _id: 7, account: 3, email: 'not@logged.test' };
+    res.json({});
+  });
+  app.get('/news', (req, res) => {
+    (req as { user?: object }).user = { _id: 9, email: 'not@logged.test' };
+    res.json({});
+  });
 
   beforeEach(() => {
     lines.length = 0;
   });
 
-  it.each([
-    ['/ok', 200, 30],
-    ['/missing', 404, 40],
-    ['/broken', 500, 50],
-  ])('logs one line for %s (status %i) at level %i, tagged with the request id', async (path, status, level) => {
-    const res = await request(app).get(path).set('X-Request-Id', 'req-42').set('Authorization', 'Bearer secret-token');
-    expect(res.status).toBe(status);
-    expect(res.headers['x-request-id']).toBe('req-42');
+  const lineOf = async (path: string, headers: Record<string, string> = {}) => {
+    const res = await request(app).get(path).set(headers);
     await until(() => lines.length > 0);
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ level, req: { id: 'req-42', method: 'GET', url: path }, res: { statusCode: status } });
-    expect(JSON.stringify(lines[0])).not.toContain('secret-token');
+    return { res, line: lines[0] };
+  };
+
+  it.each([
+    ['/ok/12?q=a', '/ok/:id', 200, 30],
+    ['/missing', '/missing', 404, 40],
+    ['/broken', '/broken', 500, 50],
+  ])('logs one compact line for %s: request id, method, route template, status, duration; level by status', async (path, route, status, level) => {
+    const { res, line } = await lineOf(path, { 'X-Request-Id': 'req-42', Authorization: 'Bearer secret-token' });
+    expect(res.status).toBe(status);
+    expect(res.headers['x-request-id']).toBe('req-42');
+    expect(line).toEqual({ level, time: expect.any(Number), id: 'req-42', method: 'GET', route, status, ms: expect.any(Number) });
+    expect(line.ms).toBeGreaterThanOrEqual(0);
+    expect(JSON.stringify(line)).not.toContain('secret-token');
+  });
+
+  it('names the account and the user (ids only) when a route signed one in', async () => {
+    expect((await lineOf('/crm')).line).toMatchObject({ route: '/crm', status: 200, account: 3, user: 7 });
+    lines.length = 0;
+    const { line } = await lineOf('/news');
+    expect(line).toMatchObject({ route: '/news', user: 9 });
+    expect(line).not.toHaveProperty('account');
+    expect(JSON.stringify(line)).not.toContain('not@logged.test');
+  });
+
+  it('logs the URL, shortened and without tokens, when no route matched', async () => {
+    const { line } = await lineOf(`/nowhere?access_token=secret-token&pad=${'x'.repeat(500)}`);
+    expect(line).toMatchObject({ method: 'GET', status: 404, url: expect.stringMatching(/^\/nowhere\?access_token=\[REDACTED\]&pad=x+$/) });
+    expect(String(line.url)).toHaveLength(200);
+    expect(line).not.toHaveProperty('route');
+    expect(line.id).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('writes nothing below its level', async () => {
+    const quiet = capture();
+    quiet.logger.level = 'warn';
+    const small = express();
+    small.use(httpLogger(quiet.logger));
+    small.get('/ok', (_req, res) => {
+      res.json({});
+    });
+    await request(small).get('/ok').expect(200);
+    await request(small).get('/gone').expect(404);
+    await until(() => quiet.lines.length > 0);
+    expect(quiet.lines.map((line) => line.status)).toEqual([404]);
   });
 });
 

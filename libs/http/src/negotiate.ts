@@ -5,6 +5,9 @@ import { toXml } from './xml';
 export type MediaKind = 'json' | 'xml';
 
 const MEDIA: Record<MediaKind, string> = { json: 'application/json', xml: 'application/xml' };
+/** The types in order of preference, made once (req.accepts does not change them). */
+const JSON_FIRST = [MEDIA.json, MEDIA.xml];
+const XML_FIRST = [MEDIA.xml, MEDIA.json];
 
 const acceptDisregarded = new WeakSet<Request>();
 
@@ -24,8 +27,7 @@ export const disregardAccept: RequestHandler = (req, _res, next) => {
  */
 export function negotiate(req: Request, fallback: MediaKind = 'json'): MediaKind {
   if (!req.headers.accept) return fallback;
-  const order: MediaKind[] = fallback === 'xml' ? ['xml', 'json'] : ['json', 'xml'];
-  const chosen = req.accepts(order.map((kind) => MEDIA[kind]));
+  const chosen = req.accepts(fallback === 'xml' ? XML_FIRST : JSON_FIRST);
   if (!chosen && acceptDisregarded.has(req)) return fallback;
   if (!chosen) throw new HttpError(406, 'not_acceptable', 'This endpoint answers application/json or application/xml');
   return chosen === MEDIA.xml ? 'xml' : 'json';

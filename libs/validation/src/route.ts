@@ -73,11 +73,13 @@ function readBody(route: AnyRoute, req: Request): unknown {
 
 function validateInput(route: AnyRoute, req: Request): RouteInput<z.ZodType, z.ZodType, z.ZodType> {
   const { params, query, body } = route.request ?? {};
-  const input = { params: req.params as unknown, query: req.query as unknown, body: undefined as unknown };
+  // Express 5's req.query parses the query string again on every read: read it once
+  const rawQuery: unknown = req.query;
+  const input = { params: req.params as unknown, query: rawQuery, body: undefined as unknown };
   if (params) input.params = parseOrThrow(params, req.params, 'params');
   if (query) {
-    assertSafeInput(req.query, 'query');
-    input.query = parseOrThrow(query, req.query, 'query');
+    assertSafeInput(rawQuery, 'query');
+    input.query = parseOrThrow(query, rawQuery, 'query');
   }
   if (body) {
     const raw = readBody(route, req);

@@ -1,5 +1,10 @@
+import { createSecretKey } from 'node:crypto';
 import express from 'express';
+import jwt from 'jsonwebtoken';
 import { MongoClient } from 'mongodb';
+
+/** news-api's development JWT secret (the bench runs the apps with their development defaults). */
+const NEWS_JWT_SECRET = createSecretKey(Buffer.from('news-api-development-jwt-secret-not-for-production', 'utf8'));
 
 /**
  * The benchmark's baseline: bare Express handlers doing the same database work as our endpoints
@@ -63,6 +68,12 @@ async function main(): Promise<void> {
     const articles = news.collection('articles');
     const [total, data] = await Promise.all([articles.countDocuments(filter), articles.find(filter).sort({ published_at: -1, _id: -1 }).limit(21).toArray()]);
     res.json({ total, data });
+  });
+  // GET /users/me: the token's HMAC check (as news-api: HS256 pinned, a KeyObject made once), then one read of its user
+  app.get('/news/users/me', async (req, res) => {
+    const payload = jwt.verify(String(req.headers.authorization).slice(7), NEWS_JWT_SECRET, { algorithms: ['HS256'] }) as jwt.JwtPayload;
+    const user = await news.collection<{ _id: number }>('users').findOne({ _id: Number(payload.sub) }, { projection: { password_hash: 0 } });
+    res.json(user);
   });
   app.get('/articles', async (_req, res) => {
     const articles = client.db('articles').collection('articles');

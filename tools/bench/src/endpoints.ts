@@ -92,6 +92,12 @@ export function endpoints(seed: Seeded): Endpoint[] {
       baseline: { method: 'GET', path: '/news?company=BHP' },
     },
     {
+      name: 'news GET /users/me',
+      app: 'news-api',
+      ours: { method: 'GET', path: '/users/me', headers: { Authorization: seed.newsAuth } },
+      baseline: { method: 'GET', path: '/news/users/me', headers: { Authorization: seed.newsAuth } },
+    },
+    {
       name: 'users GET /users',
       app: 'users-api',
       ours: { method: 'GET', path: '/users' },

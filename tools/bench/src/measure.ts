@@ -17,17 +17,20 @@ export interface MeasureOptions {
   connections: number;
   durationSeconds: number;
   warmupSeconds: number;
+  /** A fixed number of requests per run instead of a duration (A/B comparisons: the same work on both sides). */
+  requests?: number;
+  warmupRequests?: number;
 }
 
 /** Numbers bodies across all runs: a write never repeats an earlier one (emails must be unique). */
 let sequence = 0;
 
-function fire(port: number, request: BenchRequest, connections: number, duration: number) {
+function fire(port: number, request: BenchRequest, connections: number, length: { duration: number } | { amount: number }) {
   const body = request.body;
   return autocannon({
     url: `http://127.0.0.1:${port}`,
     connections,
-    duration,
+    ...length,
     requests: [
       {
         method: request.method,
@@ -41,9 +44,10 @@ function fire(port: number, request: BenchRequest, connections: number, duration
 
 /** Drives one endpoint of the service on `port` (process `pid`): a warm-up, then the measured run. */
 export async function measure(port: number, pid: number, request: BenchRequest, options: MeasureOptions): Promise<Figures> {
-  if (options.warmupSeconds > 0) await fire(port, request, options.connections, options.warmupSeconds);
+  if (options.warmupRequests) await fire(port, request, options.connections, { amount: options.warmupRequests });
+  else if (options.warmupSeconds > 0) await fire(port, request, options.connections, { duration: options.warmupSeconds });
   const cpuBefore = cpuMs(pid);
-  const result = await fire(port, request, options.connections, options.durationSeconds);
+  const result = await fire(port, request, options.connections, options.requests ? { amount: options.requests } : { duration: options.durationSeconds });
   const cpu = cpuMs(pid) - cpuBefore;
   const requests = result['2xx'] + result.non2xx;
   return {

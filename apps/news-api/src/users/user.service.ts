@@ -1,5 +1,5 @@
 import { HttpError, notFound } from '@lib/errors';
-import { idSequence, insertWithSequenceId, revocableCache, revocationLog } from '@lib/mongo';
+import { driverCollection, idSequence, insertWithSequenceId, revocableCache, revocationLog } from '@lib/mongo';
 import { keysetAfter, takePage } from '@lib/paging';
 import type { Connection } from 'mongoose';
 import { hashPassword, verifyNothing, verifyPassword } from '../auth/passwords';
@@ -17,6 +17,10 @@ export const TOKEN_USER_TTL_MS = 10_000;
 
 export function userService(connection: Connection, options: { tokenUserTtlMs?: number } = {}) {
   const User = userModel(connection);
+  // Reads by id on every signed-in request: straight on the driver (the same raw documents as a lean
+  // query, without building a mongoose Query for a filter that is already a number).
+  const users = driverCollection(User);
+  const byId = (id: number) => users.findOne({ _id: id });
   const tokenUsers = revocableCache<number, UserDoc>({
     ttlMs: options.tokenUserTtlMs ?? TOKEN_USER_TTL_MS,
     follow: { log: revocationLog(connection), scope: 'news-token-users', parseKey: Number },
@@ -47,12 +51,12 @@ export function userService(connection: Connection, options: { tokenUserTtlMs?: 
     },
 
     /** The user behind a token: from the cache (TOKEN_USER_TTL_MS), else read and cached. */
-    tokenUser: (id: number) => tokenUsers.getOrLoad(id, () => User.findById(id).lean<UserDoc>()),
+    tokenUser: (id: number) => tokenUsers.getOrLoad(id, () => byId(id)),
 
     /** The stored user, read now (for roles: a promotion or demotion counts at once); refreshes the cache. */
     async storedUser(id: number): Promise<UserDoc | undefined> {
       const since = tokenUsers.generation();
-      const user = await User.findById(id).lean<UserDoc>();
+      const user = await byId(id);
       if (!user) {
         tokenUsers.forget(id);
         return undefined;
@@ -62,7 +66,7 @@ export function userService(connection: Connection, options: { tokenUserTtlMs?: 
     },
 
     async get(id: number): Promise<UserDoc> {
-      const user = await User.findById(id).lean<UserDoc>();
+      const user = await byId(id);
       if (!user) throw missing(id);
       return user;
     },

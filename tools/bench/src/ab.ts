@@ -1,0 +1,138 @@
+import { existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { startEmbeddedMongo } from '@lib/mongo';
+import { SERVICE_NODE_FLAGS } from '@lib/services';
+import { endpoints, type AppName, type Endpoint } from './endpoints';
+import { measure, type MeasureOptions } from './measure';
+import { rssMb, startNode, type Service } from './processes';
+import { seed } from './seed';
+
+/**
+ * Interleaved A/B(/C…) comparison on a loaded machine: builds (or sets of Node flags) of the apps
+ * on one database, each row driven with the same fixed number of requests by every side in turn
+ * (the order rotating each round), measuring each app process's CPU time per request from /proc
+ * (the client in this process, the apps in their own). Wall-clock throughput means nothing on a
+ * shared machine; CPU per request of interleaved runs does, compared round by round.
+ *
+ *   mkdir -p .ab/before && cp -r dist .ab/before/   # an older build, inside the workspace (it needs node_modules)
+ *   node dist/tools/bench/ab.js --side "before|.ab/before" --side "after|." --only "users/me" --rounds 6
+ *   node dist/tools/bench/ab.js --side "semi4||--max-old-space-size=128 --max-semi-space-size=4" \
+ *     --side "semi16||--max-old-space-size=128 --max-semi-space-size=16" --only news
+ */
+const root = path.resolve(__dirname, '..', '..', '..');
+const APPS: AppName[] = ['crm-api', 'articles-api', 'news-api', 'users-api'];
+
+const { values: args } = parseArgs({
+  options: {
+    /**
+     * A side: `label|workspace|node flags`, repeated (two or more). The workspace holds dist/apps/*
+     * (default: this one); the flags default to the production ones (SERVICE_NODE_FLAGS).
+     */
+    side: { type: 'string', multiple: true, default: [] },
+    /** Only the rows whose name contains this text (or one of these, comma-separated). */
+    only: { type: 'string' },
+    rounds: { type: 'string', default: '4' },
+    requests: { type: 'string', default: '3000' },
+    warmup: { type: 'string', default: '500' },
+    connections: { type: 'string', default: '10' },
+    seed: { type: 'string', default: '200' },
+    /** Also measure the baseline in each round (for the ratio the bench reports). */
+    baseline: { type: 'boolean', default: false },
+    /** Write V8 CPU profiles of the last side's apps into this folder. */
+    profile: { type: 'string' },
+  },
+});
+const log = (line: string) => console.error(`ab | ${line}`);
+const fixed = (n: number, digits = 3) => (Number.isFinite(n) ? n.toFixed(digits) : '—');
+const median = (values: number[]) => {
+  const sorted = [...values].sort((x, y) => x - y);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+interface Side {
+  label: string;
+  workspace: string;
+  flags: string[];
+  apps: Partial<Record<AppName, Service>>;
+}
+
+function parseSide(text: string): Side {
+  const [label, workspace, flags] = text.split('|');
+  return { label, workspace: path.resolve(workspace || root), flags: flags === undefined ? [...SERVICE_NODE_FLAGS] : flags.split(' ').filter(Boolean), apps: {} };
+}
+
+async function startSide(side: Side, env: Record<string, string>, apps: AppName[], profile: boolean): Promise<Service[]> {
+  const nodeArgs = [...side.flags, ...(profile && args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args.profile)}`] : [])];
+  const started: Service[] = [];
+  for (const app of apps) {
+    const script = path.join(side.workspace, 'dist', 'apps', app, 'main.js');
+    if (!existsSync(script)) throw new Error(`${script} is missing: build that side first`);
+    // the machine is shared: a free port can be taken before the app binds it, so try again
+    const start = () => startNode(`${side.label} ${app}`, script, env, nodeArgs);
+    const service = await start().catch(start).catch(start);
+    side.apps[app] = service;
+    started.push(service);
+  }
+  return started;
+}
+
+async function main(): Promise<void> {
+  const sides = (args.side as string[]).map(parseSide);
+  if (sides.length < 2) throw new Error('give two sides or more: --side "label|workspace|flags"');
+  const options: MeasureOptions = { connections: Number(args.connections), durationSeconds: 0, warmupSeconds: 0, requests: Number(args.requests), warmupRequests: Number(args.warmup) };
+  const database = await startEmbeddedMongo();
+  const services: Service[] = [];
+  try {
+    const env = { MONGO_URL: database.uri, NODE_ENV: 'development', NEWS_SYNC_INTERVAL: '0' };
+    for (const side of sides) log(`${side.label}: ${side.workspace} [${side.flags.join(' ')}]`);
+    services.push(...(await startSide(sides[0], env, APPS, false)));
+    const first = sides[0].apps as Record<AppName, Service>;
+    const seeded = await seed({ crm: first['crm-api'].port, articles: first['articles-api'].port, news: first['news-api'].port, users: first['users-api'].port }, Number(args.seed), database.uri);
+    const rows = endpoints(seeded).filter((e) => !args.only || (args.only as string).split(',').some((part) => e.name.includes(part)));
+    const needed = [...new Set(rows.map((row) => row.app))];
+    for (const [i, side] of sides.entries()) if (i > 0) services.push(...(await startSide(side, env, needed, i === sides.length - 1)));
+    const baseline = args.baseline ? await startNode('baseline', path.join(root, 'dist', 'tools', 'bench', 'baseline.js'), env) : undefined;
+    if (baseline) services.push(baseline);
+
+    const labels = sides.map((side) => side.label);
+    console.log(`\n${options.requests} requests per run after ${options.warmupRequests} of warm-up, ${options.connections} connections; each round runs every side once, in a rotating order; RSS right after the side's run\n`);
+    console.log(`| row | round | load (1 min) | ${labels.map((l) => `${l} CPU ms/req`).join(' | ')} | ${labels.map((l) => `${l} RSS MB`).join(' | ')} |${baseline ? ' baseline CPU ms/req |' : ''}`);
+    console.log(`|---|---:|---:|${labels.map(() => '---:|').join('')}${labels.map(() => '---:|').join('')}${baseline ? '---:|' : ''}`);
+    for (const row of rows) await compareRounds(row, sides, baseline, options);
+  } finally {
+    for (const service of services.reverse()) await service.stop();
+    await database.stop();
+  }
+}
+
+async function compareRounds(row: Endpoint, sides: Side[], baseline: Service | undefined, options: MeasureOptions): Promise<void> {
+  const cpu = sides.map(() => [] as number[]);
+  const base: number[] = [];
+  for (let round = 0; round < Number(args.rounds); round++) {
+    const load = os.loadavg()[0];
+    const rss: number[] = [];
+    for (let k = 0; k < sides.length; k++) {
+      const i = (round + k) % sides.length;
+      const service = sides[i].apps[row.app];
+      if (!service) throw new Error(`${sides[i].label} has no ${row.app}`);
+      const figures = await measure(service.port, service.pid, row.ours, options);
+      if (figures.failures) throw new Error(`${row.name}: ${figures.failures} failed answers from ${service.name}`);
+      cpu[i][round] = figures.cpuMsPerRequest;
+      rss[i] = rssMb(service.pid);
+    }
+    if (baseline) base.push((await measure(baseline.port, baseline.pid, row.baseline, options)).cpuMsPerRequest);
+    console.log(`| ${row.name} | ${round + 1} | ${load.toFixed(1)} | ${cpu.map((c) => fixed(c[round])).join(' | ')} | ${rss.map((r) => r.toFixed(0)).join(' | ')} |${baseline ? ` ${fixed(base[round])} |` : ''}`);
+  }
+  const ratios = sides.map((_, i) => median(cpu[i].map((c, round) => c / cpu[0][round])));
+  const summary = sides.map((side, i) => `${side.label} ${fixed(median(cpu[i]))} ms (×${fixed(ratios[i], 2)} of ${sides[0].label})`).join(', ');
+  console.log(`| ${row.name} | median | | ${cpu.map((c) => fixed(median(c))).join(' | ')} | ${sides.map(() => '').join(' | ')} |${baseline ? ` ${fixed(median(base))} |` : ''}`);
+  log(`${row.name}: ${summary}${baseline ? `; baseline ${fixed(median(base))} ms` : ''}`);
+}
+
+main().catch((err: Error) => {
+  console.error(`ab failed: ${err.stack ?? err.message}`);
+  process.exit(1);
+});
