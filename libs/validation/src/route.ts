@@ -68,6 +68,7 @@ function readBody(route: AnyRoute, req: Request): unknown {
 function validateInput(route: AnyRoute, req: Request): RouteInput<z.ZodType, z.ZodType, z.ZodType> {
   const { params, query, body } = route.request ?? {};
   const input = { params: req.params as unknown, query: req.query as unknown, body: undefined as unknown };
+  assertSafeInput(req.params, 'params');
   if (params) input.params = parseOrThrow(params, req.params, 'params');
   if (query) {
     assertSafeInput(req.query, 'query');
