@@ -21,6 +21,24 @@ export interface ServiceAppOptions {
 }
 
 const routeTables = new WeakMap<Express, AnyRoute[]>();
+const bodyLimits = new WeakMap<Express, number>();
+
+export const DEFAULT_BODY_LIMIT = '100kb';
+
+/** `'512kb'`, `'1mb'` or a byte count as bytes. */
+export function limitBytes(limit: string | number): number {
+  if (typeof limit === 'number') return limit;
+  const match = /^(\d+)(b|kb|mb)$/i.exec(limit.trim());
+  if (!match) throw new Error(`limitBytes: cannot read ${limit}`);
+  return Number(match[1]) * { b: 1, kb: 1024, mb: 1024 * 1024 }[match[2].toLowerCase() as 'b' | 'kb' | 'mb'];
+}
+
+/** The largest request body an app built by buildServiceApp accepts, in bytes (what the sweeps send at the limit). */
+export function bodyLimitOf(app: Express): number {
+  const limit = bodyLimits.get(app);
+  if (limit === undefined) throw new Error('bodyLimitOf: the app was not built by buildServiceApp');
+  return limit;
+}
 
 /**
  * Every route an app built by buildServiceApp serves (health, `/openapi.json` and its table), as
@@ -59,9 +77,10 @@ export function buildServiceApp(options: ServiceAppOptions): Express {
 
   const router = express.Router({ caseSensitive: true, strict: false });
   mountRoutes(router, [...health, openapiRoute]);
-  mountRoutes(router, options.routes, { bodyParsers: bodyParsers({ limit: options.bodyLimit }), noBody: discardBody({ limit: options.bodyLimit }) });
+  mountRoutes(router, options.routes, { bodyParsers: bodyParsers({ limit: options.bodyLimit ?? DEFAULT_BODY_LIMIT }), noBody: discardBody({ limit: options.bodyLimit ?? DEFAULT_BODY_LIMIT }) });
   app.use(router);
   routeTables.set(app, [...health, openapiRoute, ...options.routes]);
+  bodyLimits.set(app, limitBytes(options.bodyLimit ?? DEFAULT_BODY_LIMIT));
 
   app.use(notFoundHandler);
   app.use(errorHandler({ format: options.errorFormat, send: options.errorSend }));
