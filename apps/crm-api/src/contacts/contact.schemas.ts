@@ -1,17 +1,17 @@
 import { formArray, pathId, z } from '@lib/validation';
 import { idField, intField } from '../fields';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageParams } from '../paging';
-import { TAG_MAX, tagName } from './contact-rules';
+import { MAX_PROPERTIES, PROPERTY_TEXT_MAX, TAG_MAX, tagName, WIDGET_PROPERTIES_MAX } from './contact-rules';
 
 export const propertyInput = z.strictObject({
   name: z.string().min(1, 'must not be empty').max(100),
   type: z.enum(['SYSTEM', 'CUSTOM']),
   subtype: z.string().max(50).optional(),
-  value: z.string().max(10_000).optional(),
+  value: z.string().max(PROPERTY_TEXT_MAX).optional(),
 });
 
 const tags = z.array(tagName).max(TAG_MAX, `at most ${TAG_MAX} tags`);
-const properties = z.array(propertyInput).max(200, 'at most 200 properties');
+const properties = z.array(propertyInput).max(MAX_PROPERTIES, `at most ${MAX_PROPERTIES} properties`);
 const campaignList = z.array(z.record(z.string(), z.unknown())).max(1000);
 /** Shown in responses; accepted back (so a fetched contact can be sent unchanged) and ignored. */
 const readOnly = z.unknown().optional();
@@ -25,7 +25,7 @@ export const contactInput = z.strictObject({
   star_value: intField({ min: 0, max: 5 }).optional(),
   contact_company_id: idField.nullable().optional(),
   properties: properties.optional(),
-  widget_properties: z.string().max(100_000).nullable().optional(),
+  widget_properties: z.string().max(WIDGET_PROPERTIES_MAX).nullable().optional(),
   campaignStatus: campaignList.optional(),
   unsubscribeStatus: campaignList.optional(),
   emailBounceStatus: campaignList.optional(),
