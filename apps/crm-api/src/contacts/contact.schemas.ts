@@ -1,6 +1,9 @@
 import { formArray, pathId, z } from '@lib/validation';
 import { idField, intField } from '../fields';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageParams } from '../paging';
+import { PAGE_MAX } from '../page-budget';
+import { DEFAULT_PAGE_SIZE, pageParamsUpTo } from '../paging';
+
+const pageParams = pageParamsUpTo(PAGE_MAX.contacts);
 import { MAX_PROPERTIES, PROPERTY_TEXT_MAX, TAG_MAX, tagName, WIDGET_PROPERTIES_MAX } from './contact-rules';
 
 export const propertyInput = z.strictObject({
@@ -57,7 +60,7 @@ export const scoreForm = z.strictObject({ email: z.string().min(1).max(254), sco
 export const changeOwnerForm = z.strictObject({ owner_email: z.string().min(1).max(254), contact_id: idField });
 /** Form or JSON, so page_size may come as text or as a number. */
 export const companiesForm = z.strictObject({
-  page_size: intField({ min: 1, max: MAX_PAGE_SIZE }).default(DEFAULT_PAGE_SIZE),
+  page_size: intField({ min: 1, max: PAGE_MAX.contacts }).default(DEFAULT_PAGE_SIZE),
   cursor: pageParams.cursor,
 });
 

@@ -11,16 +11,15 @@ import { noContent as sendNoContent, reply } from '../reply';
 import type { TrackDoc } from '../tracks/track.model';
 import type { TrackService } from '../tracks/track.service';
 import type { DealDoc } from './deal.model';
-import { byMilestoneOutput, dealListOutput, dealOutput, dealPageOutput, deletedOutput } from './deal.outputs';
+import { byMilestoneOutput, dealOutput, dealPageOutput, deletedOutput } from './deal.outputs';
 import type { DealPresenter } from './deal.presenter';
-import { basedQuery, bulkInput, byPipelineQuery, contactDealsParams, dealInput, dealParams, dealPatch, emailParams, listQuery } from './deal.schemas';
+import { basedQuery, bulkInput, byPipelineQuery, contactDealsParams, dealInput, dealParams, dealPatch, emailParams, listQuery, wholeListQuery } from './deal.schemas';
 import type { DealService } from './deal.service';
 
 const TAGS = ['deals'];
 const BASE = '/dev/api/opportunity';
 const LIST_XML = { root: 'deals', item: 'deal' } as const;
 const one = { description: 'The deal', schema: dealOutput };
-const list = { description: 'The deals, oldest first', schema: dealListOutput };
 const page = { description: 'A page of deals, oldest first: count on the first, cursor on the last when more follow', schema: dealPageOutput };
 const byMilestone = {
   description: 'Every milestone of the track in track order with its deals, oldest first. XML: <milestones><milestone><name>Open</name><deals>…</deals></milestone>…',
@@ -33,10 +32,6 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
 
   async function sendOne(req: Request, res: Response, doc: DealDoc) {
     reply(req, res, await present.one(doc), { root: 'deal' });
-  }
-
-  async function sendList(req: Request, res: Response, docs: DealDoc[]) {
-    reply(req, res, await present.many(docs), LIST_XML);
   }
 
   async function sendPage(req: Request, res: Response, result: Page<DealDoc>) {
@@ -100,8 +95,9 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
       path: `${BASE}/my/deals`,
       summary: 'D12: deals owned by the caller, oldest first',
       tags: TAGS,
-      responses: { 200: list, 401: commonErrors[401] },
-      handler: async (_input, req, res) => sendList(req, res, await deals.ofOwner(account(req), currentUser(req)._id)),
+      responses: { 200: page, ...commonErrors },
+      request: { query: wholeListQuery },
+      handler: async ({ query }, req, res) => sendPage(req, res, await deals.ofOwner(account(req), currentUser(req)._id, query)),
     }),
     defineRoute({
       method: 'get',
@@ -109,9 +105,9 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
       summary: 'D11: deals related to the contact, oldest first',
       description: 'An empty list for a contact without deals and for an id that names no contact of the account.',
       tags: TAGS,
-      request: { params: contactDealsParams },
-      responses: { 200: list, ...commonErrors },
-      handler: async ({ params }, req, res) => sendList(req, res, await deals.ofContact(account(req), params.id)),
+      request: { params: contactDealsParams, query: wholeListQuery },
+      responses: { 200: page, ...commonErrors },
+      handler: async ({ params, query }, req, res) => sendPage(req, res, await deals.ofContact(account(req), params.id, query)),
     }),
     defineRoute({
       method: 'post',
