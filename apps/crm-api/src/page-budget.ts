@@ -18,7 +18,7 @@ export const WORST_ITEM_BYTES = {
   /** title and up to 10 related contacts in full */
   event: 10 * 64 * 1024 + 16 * 1024,
   /** name, description, custom data, owner, note ids and up to 10 related contacts in full */
-  deal: 10 * 64 * 1024 + 192 * 1024,
+  deal: 10 * 64 * 1024 + 128 * 1024,
 } as const;
 
 /** page_size maxima: PAGE_MAX[list] × WORST_ITEM_BYTES[list] ≤ PAGE_BUDGET_BYTES. */
