@@ -3,6 +3,7 @@ import { buildOpenApi, defineRoute, mountRoutes, z, type AnyRoute, type OpenApiO
 import express, { type Express } from 'express';
 import { bodyParsers, discardBody } from './body-parsers';
 import { healthRoutes } from './health';
+import { DEFAULT_GATE, hasHeavyBody, heavyRequestGate, type GateOptions } from './heavy-request-gate';
 import type { Lifecycle } from './lifecycle';
 import { httpLogger, type Logger } from './logger';
 import { securityHeaders } from './security-headers';
@@ -18,7 +19,16 @@ export interface ServiceAppOptions {
   bodyLimit?: string;
   /** Headers set on every response (e.g. the API version). */
   responseHeaders?: Record<string, string>;
+  /** Admission of heavy requests (full pages, large bodies); DEFAULT_GATE unless given. */
+  gate?: GateOptions;
 }
+
+/** Query fields that make a route a paged list: a full page may be megabytes. */
+const PAGE_FIELDS = ['page_size', 'limit'];
+const isPaged = (route: AnyRoute) => {
+  const shape = (route.request?.query as { shape?: Record<string, unknown> } | undefined)?.shape;
+  return shape !== undefined && PAGE_FIELDS.some((field) => field in shape);
+};
 
 const routeTables = new WeakMap<Express, AnyRoute[]>();
 const bodyLimits = new WeakMap<Express, number>();
@@ -77,7 +87,12 @@ export function buildServiceApp(options: ServiceAppOptions): Express {
 
   const router = express.Router({ caseSensitive: true, strict: false });
   mountRoutes(router, [...health, openapiRoute]);
-  mountRoutes(router, options.routes, { bodyParsers: bodyParsers({ limit: options.bodyLimit ?? DEFAULT_BODY_LIMIT }), noBody: discardBody({ limit: options.bodyLimit ?? DEFAULT_BODY_LIMIT }) });
+  const gate = heavyRequestGate(options.gate ?? DEFAULT_GATE);
+  mountRoutes(router, options.routes, {
+    bodyParsers: bodyParsers({ limit: options.bodyLimit ?? DEFAULT_BODY_LIMIT }),
+    noBody: discardBody({ limit: options.bodyLimit ?? DEFAULT_BODY_LIMIT }),
+    admit: (route) => gate.admit(isPaged(route) ? () => true : hasHeavyBody),
+  });
   app.use(router);
   routeTables.set(app, [...health, openapiRoute, ...options.routes]);
   bodyLimits.set(app, limitBytes(options.bodyLimit ?? DEFAULT_BODY_LIMIT));

@@ -2,6 +2,7 @@ export * from './api-key';
 export * from './body-parsers';
 export * from './build-app';
 export * from './health';
+export * from './heavy-request-gate';
 export * from './lifecycle';
 export * from './logger';
 export * from './negotiate';

@@ -87,6 +87,8 @@ export interface MountOptions {
   bodyParsers?: RequestHandler[];
   /** Runs on routes that take no body, after `before` (see discardBody). */
   noBody?: RequestHandler;
+  /** Admission for the route, after `before` and before its body is read (see heavyRequestGate). */
+  admit?: (route: AnyRoute) => RequestHandler | undefined;
 }
 
 /** Mounts a route table: `before → parse body → validate → handler` per route, then 405 for other methods. */
@@ -97,7 +99,8 @@ export function mountRoutes(router: Router, routes: AnyRoute[], options: MountOp
       await route.handler(validateInput(route, req), req, res);
     };
     const parsers = route.request?.body ? (options.bodyParsers ?? []) : options.noBody ? [options.noBody] : [];
-    router[route.method](route.path, ...(route.before ?? []), ...parsers, handler);
+    const admit = options.admit?.(route);
+    router[route.method](route.path, ...(route.before ?? []), ...(admit ? [admit] : []), ...parsers, handler);
     const methods = methodsByPath.get(route.path) ?? new Set<string>();
     methods.add(route.method.toUpperCase());
     if (route.method === 'get') methods.add('HEAD');
