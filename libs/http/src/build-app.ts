@@ -88,9 +88,17 @@ export function buildServiceApp(options: ServiceAppOptions): Express {
   const router = express.Router({ caseSensitive: true, strict: false });
   mountRoutes(router, [...health, openapiRoute]);
   const gate = heavyRequestGate(options.gate ?? DEFAULT_GATE);
+  const appLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const parsersByLimit = new Map<string, ReturnType<typeof bodyParsers>>();
+  const parsersFor = (limit = appLimit) => {
+    if (limitBytes(limit) > limitBytes(appLimit)) throw new Error(`a route's body limit (${limit}) exceeds the app's (${appLimit})`);
+    const parsers = parsersByLimit.get(limit) ?? bodyParsers({ limit });
+    parsersByLimit.set(limit, parsers);
+    return parsers;
+  };
   mountRoutes(router, options.routes, {
-    bodyParsers: bodyParsers({ limit: options.bodyLimit ?? DEFAULT_BODY_LIMIT }),
-    noBody: discardBody({ limit: options.bodyLimit ?? DEFAULT_BODY_LIMIT }),
+    bodyParsers: parsersFor,
+    noBody: discardBody({ limit: appLimit }),
     admit: (route) => gate.admit(isPaged(route) ? () => true : hasHeavyBody),
   });
   app.use(router);

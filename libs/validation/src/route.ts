@@ -37,7 +37,8 @@ export interface Route<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.
   security?: string[];
   /** Middleware that runs before validation (authentication). */
   before?: RequestHandler[];
-  request?: { params?: P; query?: Q; body?: B; bodyTypes?: BodyType[] };
+  /** `bodyLimit`: the largest body this route takes (e.g. '64kb'), when smaller than the app's. */
+  request?: { params?: P; query?: Q; body?: B; bodyTypes?: BodyType[]; bodyLimit?: string };
   responses: Record<number, RouteResponse>;
   handler(input: RouteInput<P, Q, B>, req: Request, res: Response): unknown;
 }
@@ -83,8 +84,8 @@ function validateInput(route: AnyRoute, req: Request): RouteInput<z.ZodType, z.Z
 }
 
 export interface MountOptions {
-  /** Body parsers, run only on routes that take a body, after `before` (so auth comes first). */
-  bodyParsers?: RequestHandler[];
+  /** Body parsers for a route that takes a body (given its own limit, if any), run after `before` (so auth comes first). */
+  bodyParsers?: (limit?: string) => RequestHandler[];
   /** Runs on routes that take no body, after `before` (see discardBody). */
   noBody?: RequestHandler;
   /** Admission for the route, after `before` and before its body is read (see heavyRequestGate). */
@@ -98,7 +99,7 @@ export function mountRoutes(router: Router, routes: AnyRoute[], options: MountOp
     const handler: RequestHandler = async (req, res) => {
       await route.handler(validateInput(route, req), req, res);
     };
-    const parsers = route.request?.body ? (options.bodyParsers ?? []) : options.noBody ? [options.noBody] : [];
+    const parsers = route.request?.body ? (options.bodyParsers?.(route.request.bodyLimit) ?? []) : options.noBody ? [options.noBody] : [];
     const admit = options.admit?.(route);
     router[route.method](route.path, ...(route.before ?? []), ...(admit ? [admit] : []), ...parsers, handler);
     const methods = methodsByPath.get(route.path) ?? new Set<string>();

@@ -11,6 +11,7 @@ export const MAX_INPUT_VALUES = 20_000;
  * return (BSON keys and regular expressions cannot hold NUL, XML 1.0 none of them), U+FFFE/U+FFFF
  * (not XML characters), and lone UTF-16 surrogates (no UTF-8 encoding: BSON would store U+FFFD).
  */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const UNSTORABLE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 export const isStorableText = (text: string) => !UNSTORABLE.test(text);

@@ -15,6 +15,7 @@ import { byMilestoneOutput, dealOutput, dealPageOutput, deletedOutput } from './
 import type { DealPresenter } from './deal.presenter';
 import { basedQuery, bulkInput, byPipelineQuery, contactDealsParams, dealInput, dealParams, dealPatch, emailParams, listQuery, wholeListQuery } from './deal.schemas';
 import type { DealService } from './deal.service';
+import { SMALL_BODY } from '../body-limits';
 
 const TAGS = ['deals'];
 const BASE = '/dev/api/opportunity';
@@ -115,7 +116,7 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
       summary: 'D7: delete every listed deal of the account',
       description: 'JSON `{"ids": [1, 2]}` or form `ids=[1,2]`. Ids of no deal of the account are ignored.',
       tags: TAGS,
-      request: { body: bulkInput, bodyTypes: ['json', 'form'] },
+      request: { body: bulkInput, bodyTypes: ['json', 'form'], bodyLimit: SMALL_BODY.ids },
       responses: { 200: deleted, ...commonErrors },
       handler: async ({ body }, req, res) => reply(req, res, { deleted: await deals.removeMany(account(req), body.ids) }, { root: 'result' }),
     }),

@@ -58,8 +58,8 @@ export async function startAppProcess(main: string, env: Record<string, string>,
       env: { PATH: process.env.PATH ?? '', NODE_PATH: path.join(ROOT, 'node_modules'), ...env, PORT: String(port) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    child.stdout!.on('data', (chunk) => (output += chunk));
-    child.stderr!.on('data', (chunk) => (output += chunk));
+    child.stdout?.on('data', (chunk) => (output += chunk));
+    child.stderr?.on('data', (chunk) => (output += chunk));
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     const alive = () => child.exitCode === null && child.signalCode === null;
     const deadline = Date.now() + 30_000;
