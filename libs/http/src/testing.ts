@@ -42,4 +42,4 @@ export type { SweepTarget } from './sweeps/sweep-target';
 export { runLoad, serverErrors, type LoadOptions, type LoadResult } from './resilience/load';
 export { expectOutageAnswered, loadThroughOutage, type OutageRun, type StoppableDatabase } from './resilience/outage';
 export { listenLoopback, sendRaw, type RawRequest, type RawResponse } from './sweeps/raw-client';
-export { bundleApp, startAppProcess, type AppProcess } from './resilience/app-process';
+export { bundleApp, bundleProject, startAppProcess, type AppProcess } from './resilience/app-process';

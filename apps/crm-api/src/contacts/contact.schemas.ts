@@ -1,10 +1,10 @@
-import { formArray, pathId, z } from '@lib/validation';
+import { formArray, pathId, queryEnum, z } from '@lib/validation';
 import { idField, intField } from '../fields';
 import { PAGE_MAX } from '../page-budget';
-import { DEFAULT_PAGE_SIZE, pageParamsUpTo } from '../paging';
+import { DEFAULT_PAGE_SIZE, pageParamsUpTo, sortParam } from '../paging';
+import { MAX_PROPERTIES, PROPERTY_TEXT_MAX, TAG_MAX, tagName, WIDGET_PROPERTIES_MAX } from './contact-rules';
 
 const pageParams = pageParamsUpTo(PAGE_MAX.contacts);
-import { MAX_PROPERTIES, PROPERTY_TEXT_MAX, TAG_MAX, tagName, WIDGET_PROPERTIES_MAX } from './contact-rules';
 
 export const propertyInput = z.strictObject({
   name: z.string().min(1, 'must not be empty').max(100),
@@ -44,12 +44,20 @@ export type ContactInput = z.output<typeof contactInput>;
 export const idParams = z.strictObject({ id: pathId });
 export const companyParams = z.strictObject({ companyId: pathId });
 export const emailParams = z.strictObject({ email: z.string().min(1).max(254) });
+export const phoneParams = z.strictObject({
+  phone: z
+    .string()
+    .max(50, 'must be at most 50 characters')
+    .regex(/^[0-9+\-(). ]*[0-9][0-9+\-(). ]*$/, 'must be a phone number: digits, spaces and + - ( ) .'),
+});
 export const listQuery = z.strictObject(pageParams);
+/** C1: paged, in the order of `global_sort_key`. */
+export const sortedListQuery = z.strictObject({ ...pageParams, global_sort_key: sortParam });
 export const emailQuery = z.strictObject({ email: z.string().min(1, 'is required').max(254) });
 
 export const searchQuery = z.strictObject({
   q: z.string().trim().min(1, 'must not be empty').max(100),
-  type: z.enum(['PERSON', 'COMPANY']).optional(),
+  type: queryEnum(['PERSON', 'COMPANY']).optional(),
   ...pageParams,
 });
 
@@ -62,6 +70,7 @@ export const changeOwnerForm = z.strictObject({ owner_email: z.string().min(1).m
 export const companiesForm = z.strictObject({
   page_size: intField({ min: 1, max: PAGE_MAX.contacts }).default(DEFAULT_PAGE_SIZE),
   cursor: pageParams.cursor,
+  global_sort_key: sortParam,
 });
 
 /** The official clients' extra calls (JSON). */
@@ -69,3 +78,14 @@ export const editPropertiesInput = z.strictObject({ id: idField, properties: pro
 export const editTagsInput = z.strictObject({ id: idField, tags: tags.min(1, 'must list at least one tag') });
 export const leadScoreInput = z.strictObject({ id: idField, lead_score: intField({ min: 0, max: Number.MAX_SAFE_INTEGER }) });
 export const starInput = z.strictObject({ id: idField, star_value: intField({ min: 0, max: 5 }) });
+
+/** The system property names of the spec; C11 reads a property without `type` as one of these or as custom. */
+const SYSTEM_PROPERTY_NAMES = new Set(['first_name', 'last_name', 'company', 'title', 'email', 'phone', 'address', 'website']);
+
+/**
+ * C11 body: a property whose `type` may be left out (the Java client's addProperty sends none):
+ * a system property name is then `SYSTEM`, any other name `CUSTOM`.
+ */
+export const addPropertyInput = propertyInput
+  .extend({ type: propertyInput.shape.type.optional() })
+  .transform((property) => ({ ...property, type: property.type ?? (SYSTEM_PROPERTY_NAMES.has(property.name) ? ('SYSTEM' as const) : ('CUSTOM' as const)) }));

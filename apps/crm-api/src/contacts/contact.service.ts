@@ -7,7 +7,7 @@ import { accountModel } from '../accounts/account.model';
 import type { DomainUserDoc } from '../accounts/domain-user.model';
 import { removeContactFromActivities } from '../activity-cleanup';
 import { forgetContactInDeals } from '../deals/deal-contacts';
-import type { CrmPager, Page } from '../paging';
+import type { CrmPager, Page, SortedPageParams } from '../paging';
 import { assertContactRules, emailsOf, TAG_MAX, type ContactState } from './contact-rules';
 import { contactModel, type ContactDoc, type Property } from './contact.model';
 import type { ContactInput } from './contact.schemas';
@@ -193,9 +193,48 @@ export function contactService(connection: Connection, options: ContactServiceOp
     return doc as ContactDoc & { tag_count: number };
   }
 
+  /** Gives the contacts among `ids` stored before `tag_count` existed their count (see withTagCount). */
+  async function ensureTagCounts(account: number, ids: number[]): Promise<void> {
+    const legacy = await Contact.find({ account, _id: { $in: ids }, tag_count: { $exists: false } }).lean<ContactDoc[]>();
+    for (const doc of legacy) await withTagCount(doc);
+  }
+
+  /**
+   * Bulk ADD_TAG: adds each tag to the persons among `ids` where it is absent (keeping a present
+   * tag's first time), one atomic write per tag, only on contacts holding fewer than TAG_MAX tags.
+   * Refused before any write when a contact could not take them all; a contact that filled up in a
+   * race meanwhile keeps its TAG_MAX tags and misses the rest.
+   */
+  async function addTagsTo(account: number, ids: number[], tags: string[]): Promise<void> {
+    await ensureTagCounts(account, ids);
+    const listed = [...new Set(tags)];
+    const docs = await Contact.find({ account, _id: { $in: ids }, type: 'PERSON' }, { tag_times: 1, tag_count: 1 }).lean<ContactDoc[]>();
+    const full = docs.filter((doc) => (doc.tag_count ?? 0) + listed.filter((tag) => !Object.hasOwn(doc.tag_times ?? {}, tag)).length > TAG_MAX).map((doc) => doc._id);
+    if (full.length) throw validationFailed([{ field: 'data', message: `a contact holds at most ${TAG_MAX} tags; these would hold more (${full.slice(0, 10).join(', ')})` }]);
+    const now = Date.now();
+    for (const tag of listed) {
+      await Contact.updateMany(
+        { _id: { $in: ids }, account, type: 'PERSON', [tagPath(tag)]: { $exists: false }, tag_count: { $lt: TAG_MAX } },
+        { $set: { [tagPath(tag)]: now, updated_time: nowSeconds() }, $inc: { tag_count: 1, rev: 1 } },
+      );
+    }
+  }
+
+  /** Bulk REMOVE_TAG: removes each listed tag that is present from the persons among `ids`, one atomic write per tag, counted in `tag_count`. */
+  async function removeTagsFrom(account: number, ids: number[], tags: string[]): Promise<void> {
+    await ensureTagCounts(account, ids);
+    for (const tag of new Set(tags)) {
+      await Contact.updateMany(
+        { _id: { $in: ids }, account, type: 'PERSON', [tagPath(tag)]: { $exists: true } },
+        { $unset: { [tagPath(tag)]: '' }, $set: { updated_time: nowSeconds() }, $inc: { tag_count: -1, rev: 1 } },
+      );
+    }
+  }
+
   return {
-    list: (account: number, params: { page_size: number; cursor?: string }, filter: Record<string, unknown> = {}): Promise<Page<ContactDoc>> =>
-      options.pager.page(Contact, { account, ...filter }, params, `contacts:${account}:${JSON.stringify(filter)}`),
+    /** C1, companies, persons of a company: in the order of `global_sort_key` when the list takes one. */
+    list: (account: number, params: SortedPageParams, filter: Record<string, unknown> = {}): Promise<Page<ContactDoc>> =>
+      options.pager.sorted(Contact, { account, ...filter }, params, `contacts:${account}:${JSON.stringify(filter)}`),
 
     count: (account: number) => Contact.countDocuments({ account }),
 
@@ -351,6 +390,23 @@ export function contactService(connection: Connection, options: ContactServiceOp
         );
       }
     },
+
+    addTagsTo,
+    removeTagsFrom,
+
+    /** The contacts of the account among `ids` (other ids are ignored), id and type only. */
+    kindsOf: (account: number, ids: number[]) => Contact.find({ account, _id: { $in: ids } }, { _id: 1, type: 1 }).sort({ _id: 1 }).lean<Pick<ContactDoc, '_id' | 'type'>[]>(),
+
+    /** Bulk CHANGE_OWNER: one atomic write per contact, all in one statement. */
+    async changeOwnerOf(account: number, ids: number[], owner: DomainUserDoc): Promise<void> {
+      await Contact.updateMany({ account, _id: { $in: ids } }, { $set: { owner: owner._id, updated_time: nowSeconds() }, $inc: { rev: 1 } });
+    },
+
+    /** The oldest contact with a phone property of exactly this value. */
+    findByPhone: (account: number, phone: string) =>
+      Contact.findOne({ account, properties: { $elemMatch: { name: 'phone', value: phone } } })
+        .sort({ _id: 1 })
+        .lean<ContactDoc>(),
 
     /** C9: one atomic `$inc`; a change that would take the score below 0 is refused. */
     async addScore(contact: ContactDoc, delta: number): Promise<void> {

@@ -1,8 +1,8 @@
-import { formArray, pathId, queryInt, text, z } from '@lib/validation';
+import { formArray, pathId, queryInt, text, xmlRoot, z } from '@lib/validation';
 import { idField, intField } from '../fields';
 import { MAX_RELATED_CONTACTS } from '../contact-links';
 import { PAGE_MAX } from '../page-budget';
-import { pageParamsUpTo, wholeListQueryUpTo } from '../paging';
+import { pageParamsUpTo, sortParam, wholeListQueryUpTo } from '../paging';
 
 const pageParams = pageParamsUpTo(PAGE_MAX.deals);
 /** D11, D12: unpaged in the spec; the whole list up to a page. */
@@ -50,7 +50,7 @@ const shown = {
 };
 
 /** D3/D4/D5 body: a whole deal; unknown fields are refused. */
-export const dealInput = z.strictObject({ id: idField.optional(), ...writable, ...shown });
+export const dealInput = xmlRoot(z.strictObject({ id: idField.optional(), ...writable, ...shown }), 'opportunity');
 export type DealInput = z.output<typeof dealInput>;
 
 /** partial-update body: the id and only the fields to change. */
@@ -63,7 +63,7 @@ export type DealPatch = z.output<typeof dealPatch>;
 export const dealParams = z.strictObject({ id: pathId });
 export const contactDealsParams = z.strictObject({ id: pathId });
 export const emailParams = z.strictObject({ email: z.string().min(1).max(254) });
-export const listQuery = z.strictObject(pageParams);
+export const listQuery = z.strictObject({ ...pageParams, global_sort_key: sortParam });
 
 /** `pipeline_id`: 0 is the Default track; in D10, 1 is every track. */
 const pipelineQuery = queryInt({ min: 0, max: Number.MAX_SAFE_INTEGER, description: '0: the Default track; otherwise a track id' });
@@ -71,6 +71,7 @@ export const byPipelineQuery = z.strictObject({ pipeline_id: pipelineQuery });
 export const basedQuery = z.strictObject({
   pipeline_id: queryInt({ min: 0, max: Number.MAX_SAFE_INTEGER, description: '0: the Default track; 1: all tracks; otherwise a track id' }),
   ...pageParams,
+  global_sort_key: sortParam,
 });
 
 /** D7: JSON `{"ids": [1, 2]}` or the form field `ids=[1,2]`. */

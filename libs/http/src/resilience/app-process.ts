@@ -10,17 +10,22 @@ const ROOT = path.resolve(__dirname, '..', '..', '..', '..');
  * Bundles an app like its `nx build` target does (esbuild, CommonJS, node_modules left external),
  * into `outdir`. Returns the bundle and the packages it requires at run time.
  */
-export async function bundleApp(name: string, outdir: string): Promise<{ main: string; packages: string[] }> {
+export function bundleApp(name: string, outdir: string): Promise<{ main: string; packages: string[] }> {
+  return bundleProject(path.join('apps', name), outdir);
+}
+
+/** Bundles the `src/main.ts` of a project folder (`apps/news-api`, `tools/gateway`) the same way. */
+export async function bundleProject(project: string, outdir: string): Promise<{ main: string; packages: string[] }> {
   const main = path.join(outdir, 'main.js');
   const result = await build({
-    entryPoints: [path.join(ROOT, 'apps', name, 'src', 'main.ts')],
+    entryPoints: [path.join(ROOT, project, 'src', 'main.ts')],
     outfile: main,
     bundle: true,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
     packages: 'external',
-    tsconfig: path.join(ROOT, 'apps', name, 'tsconfig.json'),
+    tsconfig: path.join(ROOT, project, 'tsconfig.json'),
     metafile: true,
     logLevel: 'silent',
   });
