@@ -77,6 +77,15 @@ describe('ADD_TAG and REMOVE_TAG', () => {
       ['REMOVE_TAG', { contact_ids: `[${a}]` }, 'data'],
       ['DELETE', { data: '["VIP"]', contact_ids: `[${a}]` }, 'data'],
       ['CHANGE_OWNER', { contact_ids: `[${a}]` }, 'owner'],
+      // the Java client's names (ids, tags) are the same fields, as strict
+      ['DELETE', { ids: '[]' }, 'ids'],
+      ['DELETE', { ids: `[${a}, x]` }, 'ids.1'],
+      ['DELETE', { ids: `[${a}]`, contact_ids: `[${a}]` }, 'ids'],
+      ['DELETE', { ids: `[${a}]`, tags: '[VIP]' }, 'tags'],
+      ['ADD_TAG', { ids: `[${a}]` }, 'data'],
+      ['ADD_TAG', { tags: '[VIP, 9x]', contact_ids: `[${a}]` }, 'tags.1'],
+      ['ADD_TAG', { tags: '[VIP]', data: '["VIP"]', contact_ids: `[${a}]` }, 'tags'],
+      ['ADD_TAG', { tags: '[VIP]', contact_ids: `[${a}, ${co}]` }, 'contact_ids'],
       ['add_tag', { data: '["VIP"]', contact_ids: `[${a}]` }, 'action_type'],
       ['EXPORT_CONTACTS_CSV', { contact_ids: `[${a}]` }, 'action_type'],
     ];

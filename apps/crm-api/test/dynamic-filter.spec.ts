@@ -108,6 +108,24 @@ describe('time rules (RHS in epoch milliseconds; times stored in seconds)', () =
   });
 });
 
+describe('XML answers use the names of src/xml-names.ts', () => {
+  it('deals are a <collection> of <opportunity> (as D1), contacts a <contacts> of <contact> (as C1)', async () => {
+    const track = await deals.defaultTrack(ann);
+    const deal = await deals.createDeal(ann, track, { milestone: 'Won' });
+    const wonDeals = await filter(ann, `filterJson=${rules([{ LHS: 'milestone', CONDITION: 'EQUALS', RHS: 'Won' }], { contact_type: 'OPPORTUNITY' })}`).set('Accept', 'application/xml');
+    expect(wonDeals.status).toBe(200);
+    expect(wonDeals.headers['content-type']).toMatch(/^application\/xml/);
+    expect(wonDeals.text).toMatch(new RegExp(`^<\\?xml[^>]*\\?><collection><opportunity><id>${deal.id}</id>.*</opportunity></collection>$`, 's'));
+    const d1 = await ctx.as(ann).get('/dev/api/opportunity').set('Accept', 'application/xml');
+    expect(wonDeals.text).toBe(d1.text);
+
+    const vip = await create(ann, person('V', undefined, { tags: ['VIP'] }));
+    const persons = await filter(ann, `filterJson=${rules([{ LHS: 'tags', CONDITION: 'EQUALS', RHS: 'VIP' }])}`).set('Accept', 'application/xml');
+    expect(persons.status).toBe(200);
+    expect(persons.text).toMatch(new RegExp(`^<\\?xml[^>]*\\?><contacts><contact><id>${vip}</id>.*</contact></contacts>$`, 's'));
+  });
+});
+
 describe('paging', () => {
   it('pages with count and cursor in the order of global_sort_key; a cursor of another filter is a 400', async () => {
     const ids: number[] = [];
@@ -148,6 +166,12 @@ describe('bad filters are a 400 naming the place', () => {
     [`filterJson=${encodeURIComponent(JSON.stringify({ rules: [], pad: 'x'.repeat(10_001) }))}`, 'filterJson'],
     [`filterJson=${rules([])}&global_sort_key=name`, 'global_sort_key'],
     [`filterJson=${rules([])}&page_size=0`, 'page_size'],
+    // single quotes (the Java client's filterJson) are read; nothing else beyond JSON is
+    [`filterJson=${encodeURIComponent("{'rules':[{'LHS':'tags','CONDITION':'LIKE','RHS':'a'}],'contact_type':'PERSON'}")}`, 'filterJson.rules.0.CONDITION'],
+    [`filterJson=${encodeURIComponent("{'rules':[{'LHS':'tags','CONDITION':'EQUALS','RHS':'a'}],'contact_type':'person'}")}`, 'filterJson.contact_type'],
+    [`filterJson=${encodeURIComponent("{rules:[{'LHS':'tags','CONDITION':'EQUALS','RHS':'a'}]}")}`, 'filterJson'],
+    [`filterJson=${encodeURIComponent("{'rules':[{'LHS':'tags','CONDITION':'EQUALS','RHS':'a'},],}")}`, 'filterJson'],
+    [`filterJson=${encodeURIComponent("{'rules':[{'LHS':'tags','CONDITION':'EQUALS','RHS':'O'Neil'}]}")}`, 'filterJson'],
     ['page_size=5', 'filterJson'],
   ])('refuses bad case %#, naming the field', async (form, field) => {
     expectError(await filter(ann, form), 400, 'validation_failed', [field]);

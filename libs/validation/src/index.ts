@@ -7,3 +7,4 @@ export * from './schemas';
 export * from './route';
 export * from './openapi';
 export * from './xml-input';
+export * from './single-quoted-json';

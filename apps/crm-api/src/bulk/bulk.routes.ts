@@ -12,7 +12,7 @@ export function bulkRoutes(bulk: BulkService): AnyRoute[] {
       path: '/dev/api/bulk/update',
       summary: 'One action on many contacts: ADD_TAG, REMOVE_TAG, DELETE or CHANGE_OWNER (form call)',
       description:
-        `Query action_type (and owner for CHANGE_OWNER); form fields contact_ids (JSON array text, at most ${MAX_BULK_IDS} ids) and, for the tag actions, data (the tags, JSON array text). ` +
+        `Query action_type (and owner for CHANGE_OWNER); form fields contact_ids (or ids: JSON array text or [a, b], at most ${MAX_BULK_IDS} ids) and, for the tag actions, data (or tags: the tags, likewise). ` +
         'Ids of no contact of the account are ignored; tags on a company are a 400. Done when the answer comes (204).',
       tags: ['contacts'],
       request: { query: bulkQuery, body: bulkForm, bodyTypes: ['form', 'json'] },

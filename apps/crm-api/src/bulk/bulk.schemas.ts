@@ -13,12 +13,26 @@ export const bulkQuery = z.strictObject({
   owner: queryInt({ min: 1, max: Number.MAX_SAFE_INTEGER, description: 'CHANGE_OWNER only: id of a user of the account' }).optional(),
 });
 
-/** Form fields as the Node client writes them: `contact_ids` and `data` as JSON-array text. */
-export const bulkForm = z.strictObject({
-  contact_ids: formArray(idField).pipe(z.array(z.number()).min(1, 'must list at least one contact').max(MAX_BULK_IDS, `at most ${MAX_BULK_IDS} contacts`)),
-  data: formArray(tagName)
-    .pipe(z.array(z.string()).min(1, 'must list at least one tag').max(TAG_MAX, `at most ${TAG_MAX} tags`))
-    .optional()
-    .meta({ description: 'ADD_TAG and REMOVE_TAG only: the tags' }),
-});
+const contactIds = formArray(idField).pipe(z.array(z.number()).min(1, 'must list at least one contact').max(MAX_BULK_IDS, `at most ${MAX_BULK_IDS} contacts`));
+const tags = formArray(tagName).pipe(z.array(z.string()).min(1, 'must list at least one tag').max(TAG_MAX, `at most ${TAG_MAX} tags`));
+
+/**
+ * Form fields as the Node client writes them (`contact_ids`, `data`, JSON-array text) or as the Java
+ * client does (`ids` in deleteBulkContacts, `tags` in addTagsToContacts, `[a, b]` lists): each pair
+ * names one field, so a call sends one name of each, never both.
+ */
+export const bulkForm = z
+  .strictObject({
+    contact_ids: contactIds.optional(),
+    ids: contactIds.optional().meta({ description: 'the same as contact_ids (the Java client sends ids); send one of the two' }),
+    data: tags.optional().meta({ description: 'ADD_TAG and REMOVE_TAG only: the tags' }),
+    tags: tags.optional().meta({ description: 'the same as data (the Java client sends tags); send one of the two' }),
+  })
+  .transform((form, ctx) => {
+    if (form.contact_ids && form.ids) ctx.addIssue({ code: 'custom', path: ['ids'], message: 'is another name of contact_ids: send one of the two' });
+    if (form.data && form.tags) ctx.addIssue({ code: 'custom', path: ['tags'], message: 'is another name of data: send one of the two' });
+    const ids = form.contact_ids ?? form.ids;
+    if (!ids) ctx.addIssue({ code: 'custom', path: ['contact_ids'], message: 'is required: the contact ids, as a JSON array (or ids)' });
+    return { contact_ids: ids ?? [], data: form.data ?? form.tags, tagsField: form.tags ? ('tags' as const) : ('data' as const) };
+  });
 export type BulkForm = z.output<typeof bulkForm>;

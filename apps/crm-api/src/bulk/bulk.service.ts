@@ -13,8 +13,8 @@ export function bulkService(contacts: ContactService, accounts: AccountService) 
     async run(account: number, action: BulkAction, form: BulkForm, owner?: number): Promise<void> {
       const tags = form.data;
       const takesTags = action === 'ADD_TAG' || action === 'REMOVE_TAG';
-      if (takesTags && !tags) throw validationFailed([{ field: 'data', message: `is required for ${action}: the tags, as a JSON array` }]);
-      if (!takesTags && tags) throw validationFailed([{ field: 'data', message: `is not used by ${action}` }]);
+      if (takesTags && !tags) throw validationFailed([{ field: 'data', message: `is required for ${action}: the tags, as a JSON array (or tags)` }]);
+      if (!takesTags && tags) throw validationFailed([{ field: form.tagsField, message: `is not used by ${action}` }]);
       if (action === 'CHANGE_OWNER' && owner === undefined) throw validationFailed([{ field: 'owner', message: 'is required for CHANGE_OWNER: the id of the new owner' }]);
       if (action !== 'CHANGE_OWNER' && owner !== undefined) throw validationFailed([{ field: 'owner', message: `is not used by ${action}` }]);
       const newOwner = owner === undefined ? undefined : (await accounts.usersById(account, [owner]))[0];

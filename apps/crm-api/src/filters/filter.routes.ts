@@ -1,4 +1,4 @@
-import { defineRoute, z, type AnyRoute } from '@lib/validation';
+import { defineRoute, xmlList, z, type AnyRoute } from '@lib/validation';
 import { currentUser } from '../auth/basic-auth';
 import { contactListOutput } from '../contacts/contact.outputs';
 import type { ContactPresenter } from '../contacts/contact.presenter';
@@ -9,6 +9,7 @@ import { validationFailed } from '@lib/errors';
 import { PAGE_MAX } from '../page-budget';
 import { DEFAULT_PAGE_SIZE, shapePage } from '../paging';
 import { noContent as sendNoContent, reply } from '../reply';
+import { XML_NAMES } from '../xml-names';
 import { dynamicFilterForm, MAX_FILTER_JSON, MAX_RULES } from './filter.schemas';
 import type { FilterService } from './filter.service';
 
@@ -26,7 +27,7 @@ export function filterRoutes(filters: FilterService, contacts: ContactPresenter,
       tags: ['filters'],
       request: { body: dynamicFilterForm, bodyTypes: ['form', 'json'] },
       responses: {
-        200: { description: 'A page of contacts or companies, or of deals for OPPORTUNITY: count on the first, cursor on the last when more follow', schema: z.union([contactListOutput, dealPageOutput]) },
+        200: { description: 'A page of contacts or companies, or of deals for OPPORTUNITY: count on the first, cursor on the last when more follow', schema: z.union([xmlList(contactListOutput.element, XML_NAMES.contacts), xmlList(dealPageOutput.element, XML_NAMES.deals)]) },
         204: noContent,
         ...commonErrors,
       },
@@ -39,11 +40,11 @@ export function filterRoutes(filters: FilterService, contacts: ContactPresenter,
         if (filterJson.contact_type === 'OPPORTUNITY') {
           const page = await filters.deals(account, filterJson, params);
           if (page.items.length === 0) return sendNoContent(res);
-          return reply(req, res, shapePage(await deals.many(page.items), page), { root: 'deals', item: 'deal' });
+          return reply(req, res, shapePage(await deals.many(page.items), page), XML_NAMES.deals);
         }
         const page = await filters.contacts(account, filterJson, params);
         if (page.items.length === 0) return sendNoContent(res);
-        reply(req, res, shapePage(await contacts.many(page.items), page), { root: 'contacts', item: 'contact' });
+        reply(req, res, shapePage(await contacts.many(page.items), page), XML_NAMES.contacts);
       },
     }),
   ];

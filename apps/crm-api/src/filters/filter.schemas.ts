@@ -1,4 +1,4 @@
-import { z } from '@lib/validation';
+import { parseSingleQuotedJson, z } from '@lib/validation';
 import { intField } from '../fields';
 import { PAGE_MAX } from '../page-budget';
 import { pageParamsUpTo, sortParam } from '../paging';
@@ -31,7 +31,7 @@ export const filterJson = z.strictObject(
 );
 export type FilterJson = z.output<typeof filterJson>;
 
-/** POST /dev/api/filters/filter/dynamic-filter: form fields (or JSON), `filterJson` as JSON-object text. */
+/** POST /dev/api/filters/filter/dynamic-filter: form fields (or JSON), `filterJson` as JSON-object text (strings in double or single quotes). */
 export const dynamicFilterForm = z.strictObject({
   /** Default 20 (10 for deals); at most 100 for contacts, 10 for deals (page-budget.ts), checked by the route. */
   page_size: intField({ min: 1, max: PAGE_MAX.contacts }).optional(),
@@ -41,11 +41,8 @@ export const dynamicFilterForm = z.strictObject({
     (value) => {
       if (typeof value !== 'string') return value;
       if (value.length > MAX_FILTER_JSON) return value; // fails the object check: not parsed at all
-      try {
-        return JSON.parse(value);
-      } catch {
-        return value;
-      }
+      // the Java client single-quotes its strings ({'rules':[…]}); nothing else is loosened
+      return parseSingleQuotedJson(value) ?? value;
     },
     filterJson,
   ),

@@ -9,7 +9,7 @@
 import { XMLParser } from 'fast-xml-parser';
 import request from 'supertest';
 import { dealHelpers } from '../deal-helpers';
-import { setupCrmApp, type TestUser } from '../setup-app';
+import { person, setupCrmApp, type TestUser } from '../setup-app';
 
 const ctx = setupCrmApp();
 const helpers = dealHelpers(ctx);
@@ -20,6 +20,11 @@ const XML = 'application/xml';
 const JSON_TYPE = 'application/json';
 const FORM = 'application/x-www-form-urlencoded';
 const JAXB_DECLARATION = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>';
+
+/** A Jersey form value as its form writer encodes it (java.net.URLEncoder: space as `+`, only `A-Za-z0-9.-*_` left as they are). */
+const javaEncode = (value: string) => encodeURIComponent(value).replace(/[!'()~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`).replace(/%20/g, '+');
+/** A Jersey Form / MultivaluedMapImpl body: a HashMap, so fields go in its bucket order (given here as the client's map would iterate). */
+const javaForm = (fields: [string, string][]) => fields.map(([name, value]) => `${javaEncode(name)}=${javaEncode(value)}`).join('&');
 
 /** Requests as the client's WebResource sends them: Basic credentials (HTTPBasicAuthFilter), Java's user agent and default Accept. */
 function java(user: TestUser) {
@@ -163,6 +168,18 @@ describe('ContactAPI', () => {
     expect(res.body.properties).toContainEqual({ name: 'My custom field of type date', type: 'CUSTOM', value: '1481871525' });
   });
 
+  it("updateContactPartialUpdate with TestAgile's sample (an address value in '…', not JSON): 400 invalid_body, nothing changed", async () => {
+    const created = await addAnnie();
+    const before = await ctx.Contact.findOne({ _id: created.id }).lean();
+    const json =
+      `{"id":${created.id}, "properties":[ {"type":"SYSTEM", "name":"first_name", "value":"Jason"},  {"type":"SYSTEM", "name":"address", ` +
+      `"value":'{"address":"225 George Street","city":"NSW","state":"Sydney","zip":"2000","country":"Australia"}'},{"type":"CUSTOM", "name":"My custom field of type date", "value":"1481871525"}]}`;
+    const res = await java(ann).put('/dev/api/contacts/edit-properties').set('Accept', JSON_TYPE).set('Content-Type', JSON_TYPE).send(json);
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('invalid_body');
+    expect(await ctx.Contact.findOne({ _id: created.id }).lean()).toEqual(before);
+  });
+
   it("addTagsToEmail (C7): form tags=[alfa1, alfa2, alfa3] (a Java list's toString), Accept XML: 204", async () => {
     const created = await addAnnie();
     const res = await java(ann).post('/dev/api/contacts/email/tags/add').set('Accept', XML).set('Content-Type', FORM).send('tags=%5Balfa1%2C+alfa2%2C+alfa3%5D&email=annie%40henry.com');
@@ -216,6 +233,98 @@ describe('ContactAPI', () => {
     expect(again.body.properties).toContainEqual({ name: 'Shoe size', type: 'CUSTOM', value: '9' });
   });
 
+  it('deleteBulkContacts: POST /api/bulk/update?action_type=DELETE, form ids=[a, b] (a Java list): 204, those contacts gone', async () => {
+    const a = (await addAnnie()).id;
+    const b = (await helpers.contact(ann, 'Bo')).id;
+    const keep = (await helpers.contact(ann, 'Keep')).id;
+    const body = javaForm([['ids', `[${a}, ${b}]`]]);
+    expect(body).toBe(`ids=%5B${a}%2C+${b}%5D`);
+    const res = await java(ann).post('/dev/api/bulk/update?action_type=DELETE').set('Content-Type', FORM).send(body);
+    expect(res.status).toBe(204);
+    expect((await ctx.Contact.find({ account: ann.account }).lean()).map((c) => c._id)).toEqual([keep]);
+  });
+
+  it("deleteBulkContacts with TestAgile's sample ids (of no contact here): 204, nothing deleted", async () => {
+    await addAnnie();
+    const res = await java(ann).post('/dev/api/bulk/update?action_type=DELETE').set('Content-Type', FORM).send(javaForm([['ids', '[5655368558444544, 5769320147714048]']]));
+    expect(res.status).toBe(204);
+    expect(await ctx.Contact.countDocuments({ account: ann.account })).toBe(1);
+  });
+
+  it('addTagsToContacts: POST /api/bulk/update?action_type=ADD_TAG, form contact_ids=[…]&tags=[…] (no type set: Jersey writes a form): 204, tags added', async () => {
+    const a = (await addAnnie()).id;
+    const b = (await helpers.contact(ann, 'Bo')).id;
+    const other = (await helpers.contact(ann, 'Other')).id;
+    const body = javaForm([
+      ['contact_ids', `[${a}, ${b}]`],
+      ['tags', '[Java_mail, bulk tag]'],
+    ]);
+    const res = await java(ann).post('/dev/api/bulk/update?action_type=ADD_TAG').set('Content-Type', FORM).send(body);
+    expect(res.status).toBe(204);
+    const tagsOf = async (id: number) => Object.keys((await ctx.Contact.findOne({ _id: id }).lean())?.tag_times ?? {});
+    expect(await tagsOf(a)).toEqual(['developer', 'subscribe', 'connection', 'Java_mail', 'bulk tag']);
+    expect(await tagsOf(b)).toEqual(['Java_mail', 'bulk tag']);
+    expect(await tagsOf(other)).toEqual([]);
+  });
+
+  it('addTagsToContacts with a tag the spec refuses: 400 naming it, nothing written', async () => {
+    const a = (await addAnnie()).id;
+    const res = await java(ann)
+      .post('/dev/api/bulk/update?action_type=ADD_TAG')
+      .set('Content-Type', FORM)
+      .send(javaForm([['contact_ids', `[${a}]`], ['tags', '[ok, 1bad]']]));
+    expect(res.status).toBe(400);
+    expect(res.body.error.fields.map((f: { field: string }) => f.field)).toEqual(['tags.1']);
+    expect(Object.keys((await ctx.Contact.findOne({ _id: a }).lean())?.tag_times ?? {})).toEqual(['developer', 'subscribe', 'connection']);
+  });
+
+  async function personWith(firstName: string, extra: object): Promise<{ id: number }> {
+    const res = await ctx.as(ann).post('/dev/api/contacts').send(person(firstName, undefined, extra));
+    expect(res.status).toBe(200);
+    return res.body;
+  }
+
+  /** ContactAPI.getContactsByDynamicFilter(type, data, page, cursor): the filterJson it builds, single-quoted. */
+  const javaFilter = (filterType: string, filterData: string, page: string, cursor: string) =>
+    javaForm([
+      ...(cursor !== 'first_page' ? [['cursor', cursor] as [string, string]] : []),
+      ['filterJson', `{'rules':[{'LHS':'${filterType}','CONDITION':'EQUALS','RHS':'${filterData}'}],'contact_type':'PERSON'}`],
+      ['page_size', page],
+      ['global_sort_key', '-created_time'],
+    ]);
+
+  it('getContactsByDynamicFilter("tags", "Lead", "5", "first_page") (TestAgile): single-quoted filterJson, Accept JSON: the JSON array it reads', async () => {
+    const lead1 = (await personWith('L1', { tags: ['Lead'] })).id;
+    await personWith('NotLead', { tags: ['Other'] });
+    const lead2 = (await personWith('L2', { tags: ['Lead'] })).id;
+    const body = javaFilter('tags', 'Lead', '5', 'first_page');
+    expect(body).toMatch(/^filterJson=%7B%27rules%27%3A%5B%7B%27LHS%27%3A%27tags%27%2C%27CONDITION%27%3A%27EQUALS%27%2C%27RHS%27%3A%27Lead%27%7D%5D%2C%27contact_type%27%3A%27PERSON%27%7D&page_size=5&global_sort_key=-created_time$/);
+    const res = await java(ann).post('/dev/api/filters/filter/dynamic-filter').set('Accept', JSON_TYPE).set('Content-Type', FORM).send(body);
+    expect(res.status).toBe(200);
+    expect(res.body.map((c: { id: number }) => c.id)).toEqual([lead2, lead1]);
+    expect(res.body[0].count).toBe(2);
+  });
+
+  it('getContactsByDynamicFilter pages with the cursor of the last contact; a custom field filters too', async () => {
+    const field = { type: 'CUSTOM', name: 'Plan', value: 'gold' };
+    const first = (await personWith('G1', { properties: [{ type: 'SYSTEM', name: 'first_name', value: 'G1' }, field] })).id;
+    const second = (await personWith('G2', { properties: [{ type: 'SYSTEM', name: 'first_name', value: 'G2' }, field] })).id;
+    await helpers.contact(ann, 'Plain');
+    const page1 = await java(ann).post('/dev/api/filters/filter/dynamic-filter').set('Accept', JSON_TYPE).set('Content-Type', FORM).send(javaFilter('Plan', 'gold', '1', 'first_page'));
+    expect(page1.status).toBe(200);
+    expect(page1.body.map((c: { id: number }) => c.id)).toEqual([second]);
+    const cursor = page1.body[0].cursor as string;
+    const page2 = await java(ann).post('/dev/api/filters/filter/dynamic-filter').set('Accept', JSON_TYPE).set('Content-Type', FORM).send(javaFilter('Plan', 'gold', '1', cursor));
+    expect(page2.status).toBe(200);
+    expect(page2.body.map((c: { id: number }) => c.id)).toEqual([first]);
+  });
+
+  it("getContactsByDynamicFilter with a value holding a quote (the client's JSON breaks: 'O'Neil'): 400 naming filterJson", async () => {
+    const res = await java(ann).post('/dev/api/filters/filter/dynamic-filter').set('Accept', JSON_TYPE).set('Content-Type', FORM).send(javaFilter('last_name', "O'Neil", '5', 'first_page'));
+    expect(res.status).toBe(400);
+    expect(res.body.error.fields.map((f: { field: string }) => f.field)).toEqual(['filterJson']);
+  });
+
   it('deleteContact (C5): DELETE /api/contacts/{id} with Accept text/plain: 204 and gone', async () => {
     const created = await addAnnie();
     const res = await java(ann).delete(`/dev/api/contacts/${created.id}`).set('Accept', 'text/plain');
@@ -259,7 +368,7 @@ describe('DealAPI', () => {
     expect(await helpers.Deal().countDocuments({ account: ann.account })).toBe(1);
   });
 
-  it("addDeal of TestDeal's deal as it stands (no pipeline, owner or close date) is a 400 naming them, nothing stored", async () => {
+  it("addDeal(name, probability, value, milestone), like TestDeal's deal: no pipeline, owner or close date is a 400 naming them, nothing stored", async () => {
     const body = jaxb('opportunity', [
       ['expected_value', '600.0'],
       ['milestone', 'New'],
