@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { setupArticlesApp } from './setup-app';
+import { CONTENT_MAX, MAX_LIMIT, PAGE_BUDGET_BYTES, TITLE_MAX } from '../src/articles/article.schemas';
 
 const ctx = setupArticlesApp();
 
@@ -50,14 +51,27 @@ describe('GET /articles', () => {
   });
 
   it('accepts the maximum limit', async () => {
-    const res = await request(ctx.app).get('/articles?limit=100');
+    const res = await request(ctx.app).get(`/articles?limit=${MAX_LIMIT}`);
     expect(res.status).toBe(200);
-    expect(res.body.limit).toBe(100);
+    expect(res.body.limit).toBe(MAX_LIMIT);
   });
+
+  it('a page of the largest articles, in the costliest characters, stays within the page budget', async () => {
+    for (let i = 0; i < MAX_LIMIT; i++) {
+      const res = await request(ctx.app).post('/articles').send({ title: '€'.repeat(TITLE_MAX), content: '€'.repeat(CONTENT_MAX) });
+      expect(res.status).toBe(201);
+    }
+    const page = await request(ctx.app).get(`/articles?limit=${MAX_LIMIT}`);
+    expect(page.status).toBe(200);
+    expect(page.body.data).toHaveLength(MAX_LIMIT);
+    const bytes = Buffer.byteLength(page.text);
+    expect(bytes).toBeGreaterThan(PAGE_BUDGET_BYTES * 0.8);
+    expect(bytes).toBeLessThanOrEqual(PAGE_BUDGET_BYTES);
+  }, 60_000);
 
   it.each([
     ['limit=0', 'limit'],
-    ['limit=101', 'limit'],
+    [`limit=${MAX_LIMIT + 1}`, 'limit'],
     ['limit=abc', 'limit'],
     ['limit=', 'limit'],
     ['limit=1.5', 'limit'],

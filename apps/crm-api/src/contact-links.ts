@@ -7,6 +7,9 @@ import type { ContactView } from './contacts/contact.view';
 import { idField } from './fields';
 import { removeFromLists } from './list-removal';
 
+/** Contacts one note, task, event or deal relates (tasks, events and deals show each in full: see page-budget.ts). */
+export const MAX_RELATED_CONTACTS = 10;
+/** Other records one record relates by id (notes of a task, deals of a note). */
 export const MAX_LINKS = 100;
 
 /**
@@ -15,7 +18,7 @@ export const MAX_LINKS = 100;
  */
 export const contactIdList = z
   .array(z.union([idField, z.object({ id: idField }).transform((contact) => contact.id)], 'must be a contact id or a contact object with an id'))
-  .max(MAX_LINKS, `at most ${MAX_LINKS} contacts`)
+  .max(MAX_RELATED_CONTACTS, `at most ${MAX_RELATED_CONTACTS} contacts`)
   .transform((ids) => [...new Set(ids)]);
 
 /** Ids of other records of the account (notes of a task, deals of a note): numbers or digit strings. */

@@ -4,28 +4,39 @@ import { queryEnum, queryInt, z } from '@lib/validation';
 import type { Model } from 'mongoose';
 
 export const DEFAULT_PAGE_SIZE = 20;
+/** The largest page_size any list takes; each list's own maximum is in page-budget.ts. */
 export const MAX_PAGE_SIZE = 200;
 
-/** `page_size` and `cursor` of convention 6. */
-export const pageParams = {
-  page_size: queryInt({ min: 1, max: MAX_PAGE_SIZE, description: `Items per page (default ${DEFAULT_PAGE_SIZE}, at most ${MAX_PAGE_SIZE})` }).default(
-    DEFAULT_PAGE_SIZE,
-  ),
-  // Empty means "no cursor" (the first page): clients often send `cursor=` with nothing yet.
-  cursor: z.string().max(1024).optional().meta({ description: 'The cursor of the last item of the previous page; absent or empty for the first page' }),
-};
+const cursorParam = z
+  .string()
+  .max(1024)
+  .optional()
+  .meta({ description: 'The cursor of the last item of the previous page; absent or empty for the first page' });
+
+/** `page_size` (default 20 or the list's maximum, whichever is smaller) and `cursor` of convention 6. */
+export function pageParamsUpTo(max: number) {
+  const fallback = Math.min(DEFAULT_PAGE_SIZE, max);
+  return {
+    page_size: queryInt({ min: 1, max, description: `Items per page (default ${fallback}, at most ${max})` }).default(fallback),
+    // Empty means "no cursor" (the first page): clients often send `cursor=` with nothing yet.
+    cursor: cursorParam,
+  };
+}
 
 /**
  * `page_size` and `cursor` for lists the spec shows unpaged (notes, tasks and events of a
- * contact, T1–T4, E1): a whole list up to MAX_PAGE_SIZE by default, so clients written for
- * the unpaged original get everything they got; `cursor` on the last item when more follow.
+ * contact, T1–T4, E1): a whole list up to the list's maximum page by default, so clients written
+ * for the unpaged original get everything they got when it fits; `cursor` on the last item when
+ * more follow.
  */
-export const wholeListParams = {
-  page_size: queryInt({ min: 1, max: MAX_PAGE_SIZE, description: `Items per page (default and at most ${MAX_PAGE_SIZE})` }).default(MAX_PAGE_SIZE),
-  cursor: pageParams.cursor,
-};
+export function wholeListParamsUpTo(max: number) {
+  return {
+    page_size: queryInt({ min: 1, max, description: `Items per page (default and at most ${max})` }).default(max),
+    cursor: cursorParam,
+  };
+}
 
-export const wholeListQuery = z.strictObject(wholeListParams);
+export const wholeListQueryUpTo = (max: number) => z.strictObject(wholeListParamsUpTo(max));
 
 /** Creation order with the id as tie-breaker: stable while new records arrive. */
 export const BY_CREATION: SortKey[] = [

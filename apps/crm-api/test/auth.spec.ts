@@ -170,7 +170,7 @@ describe('401 on every /dev/api route', () => {
       expect401(await send(op).set('Content-Type', 'application/json').send('{not json'), `${op.method} ${op.url} (bad body)`);
     }
     expect(await stored()).toEqual(before);
-  });
+  }, 60_000);
 
   it('the message tells missing credentials from wrong ones', async () => {
     const res = await request(ctx.app).get('/dev/api/contacts/list/count');

@@ -564,7 +564,7 @@ describe('D11 and D12', () => {
     const c = await h.createDeal(ann, def, { contact_ids: [bo.id, al.id] });
     const res = await ctx.as(ann).get(`/dev/api/contacts/${al.id}/deals`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual([a, c]);
+    expect(res.body).toEqual([{ ...a, count: 2 }, c]);
     const nobody = await h.contact(ann, 'Nobody');
     expect((await ctx.as(ann).get(`/dev/api/contacts/${nobody.id}/deals`)).body).toEqual([]);
     expect((await ctx.as(zed).get(`/dev/api/contacts/${al.id}/deals`)).body).toEqual([]);
@@ -579,6 +579,22 @@ describe('D11 and D12', () => {
     expect((await ctx.as(zed).get(`${BASE}/my/deals`)).body).toEqual([]);
     const xml = await ctx.as(bea).get(`${BASE}/my/deals`).set('Accept', 'application/xml');
     expect(xml.text).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?><collection><opportunity><id>\d+<\/id>/);
+  });
+
+  it('D11 and D12 are paged like the other lists (at most 10 deals a page; a cursor on the last when more follow)', async () => {
+    const al = await h.contact(ann, 'Al');
+    const made = [];
+    for (let i = 0; i < 12; i++) made.push(await h.createDeal(ann, sales, { contact_ids: [al.id] }));
+    for (const path of [`/dev/api/contacts/${al.id}/deals`, `${BASE}/my/deals`]) {
+      const first = await ctx.as(ann).get(path);
+      expect(first.status).toBe(200);
+      expect(first.body).toHaveLength(10);
+      expect(first.body[0].count).toBe(12);
+      const second = await ctx.as(ann).get(`${path}?cursor=${encodeURIComponent(first.body[9].cursor)}`);
+      expect(ids([...first.body, ...second.body])).toEqual(made.map((d) => d.id));
+      expect(second.body[1]).not.toHaveProperty('cursor');
+      expect((await ctx.as(ann).get(`${path}?page_size=11`)).status).toBe(400);
+    }
   });
 });
 

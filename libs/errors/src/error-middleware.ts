@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { clip, listedIssues, MAX_ERROR_MESSAGE_CHARS } from './bounds';
 import { HttpError, type FieldIssue } from './http-error';
 import { toHttpError } from './normalize';
 
@@ -44,7 +45,13 @@ export function errorHandler({ format, send = sendJson }: ErrorHandlerOptions): 
     let description: ErrorDescription;
     if (known) {
       for (const [name, value] of Object.entries(known.headers ?? {})) res.setHeader(name, value);
-      description = { status: known.status, code: known.code, message: known.message, details: known.details };
+      // bounded whatever the input: a few kB at most (docs/RESILIENCE.md, "Bounds")
+      description = {
+        status: known.status,
+        code: known.code,
+        message: clip(known.message, MAX_ERROR_MESSAGE_CHARS),
+        details: known.details && listedIssues(known.details),
+      };
       if (known.status >= 500) {
         description.errorId = randomUUID();
         logger?.error({ err, errorId: description.errorId, id }, known.message);

@@ -1,3 +1,5 @@
+import { issuesSummary } from './bounds';
+
 /** Details about one rejected input field, returned to clients on validation errors. */
 export interface FieldIssue {
   field: string;
@@ -30,8 +32,8 @@ export class HttpError extends Error {
 export const badRequest = (message: string, details?: FieldIssue[]) =>
   new HttpError(400, 'bad_request', message, { details });
 
-export const validationFailed = (details: FieldIssue[]) =>
-  new HttpError(400, 'validation_failed', details.map((d) => `${d.field}: ${d.message}`).join('; '), { details });
+/** A 400 naming the bad fields: the message lists at most MAX_LISTED_ISSUES of them, then "and N more". */
+export const validationFailed = (details: FieldIssue[]) => new HttpError(400, 'validation_failed', issuesSummary(details), { details });
 
 export const unauthorized = (message = 'Authentication required', headers?: Record<string, string>) =>
   new HttpError(401, 'unauthorized', message, { headers });

@@ -1,3 +1,4 @@
 export * from './http-error';
 export * from './normalize';
 export * from './error-middleware';
+export * from './bounds';

@@ -163,3 +163,39 @@ describe('buildServiceApp', () => {
     expect(res.status).toBe(404);
   });
 });
+
+describe('per-route body limits', () => {
+  const small = defineRoute({
+    method: 'post',
+    path: '/small',
+    summary: 'Takes a small body',
+    request: { body: z.strictObject({ name: z.string() }), bodyLimit: '100b' },
+    responses: { 201: { description: 'Added' } },
+    handler: ({ body }, _req, res) => {
+      res.status(201).json(body);
+    },
+  });
+  const options = {
+    logger: pino({ level: 'silent' }),
+    openapi: { title: 'Items', version: '1.0.0' },
+    errorFormat: (e: ErrorDescription) => ({ error: { code: e.code } }),
+    isReady: async () => true,
+    lifecycle: createLifecycle(),
+    bodyLimit: '1kb',
+  };
+
+  it('a route with its own limit refuses a larger body with 413; other routes keep the app limit', async () => {
+    const app = buildServiceApp({ ...options, routes: [...items, small] });
+    const name = 'x'.repeat(200);
+    expect((await request(app).post('/small').send({ name: 'ok' })).status).toBe(201);
+    const refused = await request(app).post('/small').send({ name });
+    expect(refused.status).toBe(413);
+    expect(refused.body).toEqual({ error: { code: 'payload_too_large' } });
+    expect((await request(app).post('/items').send({ name })).status).toBe(201);
+  });
+
+  it('a route limit above the app limit is a start-up error', () => {
+    const large = { ...small, request: { ...small.request, bodyLimit: '2kb' } };
+    expect(() => buildServiceApp({ ...options, routes: [large] })).toThrow(/exceeds the app's/);
+  });
+});

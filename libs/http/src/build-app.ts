@@ -3,6 +3,7 @@ import { buildOpenApi, defineRoute, mountRoutes, z, type AnyRoute, type OpenApiO
 import express, { type Express, type RequestHandler } from 'express';
 import { bodyParsers, discardBody } from './body-parsers';
 import { healthRoutes } from './health';
+import { DEFAULT_GATE, hasHeavyBody, heavyRequestGate, type GateOptions } from './heavy-request-gate';
 import type { Lifecycle } from './lifecycle';
 import { httpLogger, type Logger } from './logger';
 import { securityHeaders } from './security-headers';
@@ -19,6 +20,8 @@ export interface ServiceAppOptions {
   bodyLimit?: string;
   /** Headers set on every response (e.g. the API version). */
   responseHeaders?: Record<string, string>;
+  /** Admission of heavy requests (full pages, large bodies); DEFAULT_GATE unless given. */
+  gate?: GateOptions;
 }
 
 /** While the start-up steps have not succeeded (no database yet, indexes missing), every route but health answers 503. */
@@ -26,7 +29,32 @@ function untilStarted(lifecycle: Lifecycle): RequestHandler {
   return (_req, _res, next) => next(lifecycle.starting ? databaseUnavailable() : undefined);
 }
 
+/** Query fields that make a route a paged list: a full page may be megabytes. */
+const PAGE_FIELDS = ['page_size', 'limit'];
+const isPaged = (route: AnyRoute) => {
+  const shape = (route.request?.query as { shape?: Record<string, unknown> } | undefined)?.shape;
+  return shape !== undefined && PAGE_FIELDS.some((field) => field in shape);
+};
+
 const routeTables = new WeakMap<Express, AnyRoute[]>();
+const bodyLimits = new WeakMap<Express, number>();
+
+export const DEFAULT_BODY_LIMIT = '100kb';
+
+/** `'512kb'`, `'1mb'` or a byte count as bytes. */
+export function limitBytes(limit: string | number): number {
+  if (typeof limit === 'number') return limit;
+  const match = /^(\d+)(b|kb|mb)$/i.exec(limit.trim());
+  if (!match) throw new Error(`limitBytes: cannot read ${limit}`);
+  return Number(match[1]) * { b: 1, kb: 1024, mb: 1024 * 1024 }[match[2].toLowerCase() as 'b' | 'kb' | 'mb'];
+}
+
+/** The largest request body an app built by buildServiceApp accepts, in bytes (what the sweeps send at the limit). */
+export function bodyLimitOf(app: Express): number {
+  const limit = bodyLimits.get(app);
+  if (limit === undefined) throw new Error('bodyLimitOf: the app was not built by buildServiceApp');
+  return limit;
+}
 
 /**
  * Every route an app built by buildServiceApp serves (health, `/openapi.json` and its table), as
@@ -69,9 +97,23 @@ export function buildServiceApp(options: ServiceAppOptions): Express {
   const router = express.Router({ caseSensitive: true, strict: false });
   mountRoutes(router, [...health, openapiRoute]);
   router.use(untilStarted(options.lifecycle));
-  mountRoutes(router, options.routes, { bodyParsers: bodyParsers({ limit: options.bodyLimit }), noBody: discardBody({ limit: options.bodyLimit }) });
+  const gate = heavyRequestGate(options.gate ?? DEFAULT_GATE);
+  const appLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const parsersByLimit = new Map<string, ReturnType<typeof bodyParsers>>();
+  const parsersFor = (limit = appLimit) => {
+    if (limitBytes(limit) > limitBytes(appLimit)) throw new Error(`a route's body limit (${limit}) exceeds the app's (${appLimit})`);
+    const parsers = parsersByLimit.get(limit) ?? bodyParsers({ limit });
+    parsersByLimit.set(limit, parsers);
+    return parsers;
+  };
+  mountRoutes(router, options.routes, {
+    bodyParsers: parsersFor,
+    noBody: discardBody({ limit: appLimit }),
+    admit: (route) => gate.admit(isPaged(route) ? () => true : hasHeavyBody),
+  });
   app.use(router);
   routeTables.set(app, [...health, openapiRoute, ...options.routes]);
+  bodyLimits.set(app, limitBytes(options.bodyLimit ?? DEFAULT_BODY_LIMIT));
 
   app.use(notFoundHandler);
   app.use(errorHandler({ format: options.errorFormat, send: options.errorSend }));

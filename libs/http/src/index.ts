@@ -3,6 +3,7 @@ export * from './body-parsers';
 export * from './failed-attempts';
 export * from './build-app';
 export * from './health';
+export * from './heavy-request-gate';
 export * from './lifecycle';
 export * from './logger';
 export * from './negotiate';

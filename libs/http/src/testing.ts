@@ -43,6 +43,7 @@ export { runLoad, serverErrors, type LoadOptions, type LoadResult } from './resi
 export { expectStartsOnceDatabaseAnswers, type StartUnreachableCase } from './resilience/start-unreachable';
 export { BUSY_MACHINE_SLACK_MS, expectOutageAnswered, loadThroughOutage, type OutageRun, type StoppableDatabase } from './resilience/outage';
 export { listenLoopback, sendRaw, type RawRequest, type RawResponse } from './sweeps/raw-client';
+export { bundleApp, bundleProject, startAppProcess, type AppProcess } from './resilience/app-process';
 export { startReplicas, databaseUrl, type Replicas, type ReplicaOptions, type ExitStatus } from './replicas/replicas';
 export { useReplicas, type UsedReplicas } from './replicas/use-replicas';
 export { runScript, type ScriptResult } from './replicas/run-script';

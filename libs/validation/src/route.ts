@@ -42,7 +42,8 @@ export interface Route<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.
   security?: string[];
   /** Middleware that runs before validation (authentication). */
   before?: RequestHandler[];
-  request?: { params?: P; query?: Q; body?: B; bodyTypes?: BodyType[] };
+  /** `bodyLimit`: the largest body this route takes (e.g. '64kb'), when smaller than the app's. */
+  request?: { params?: P; query?: Q; body?: B; bodyTypes?: BodyType[]; bodyLimit?: string };
   responses: Record<number, RouteResponse>;
   handler(input: RouteInput<P, Q, B>, req: Request, res: Response): unknown;
 }
@@ -76,6 +77,7 @@ function validateInput(route: AnyRoute, req: Request): RouteInput<z.ZodType, z.Z
   // Express 5's req.query parses the query string again on every read: read it once
   const rawQuery: unknown = req.query;
   const input = { params: req.params as unknown, query: rawQuery, body: undefined as unknown };
+  assertSafeInput(req.params, 'params');
   if (params) input.params = parseOrThrow(params, req.params, 'params');
   if (query) {
     assertSafeInput(rawQuery, 'query');
@@ -90,10 +92,12 @@ function validateInput(route: AnyRoute, req: Request): RouteInput<z.ZodType, z.Z
 }
 
 export interface MountOptions {
-  /** Body parsers, run only on routes that take a body, after `before` (so auth comes first). */
-  bodyParsers?: RequestHandler[];
+  /** Body parsers for a route that takes a body (given its own limit, if any), run after `before` (so auth comes first). */
+  bodyParsers?: (limit?: string) => RequestHandler[];
   /** Runs on routes that take no body, after `before` (see discardBody). */
   noBody?: RequestHandler;
+  /** Admission for the route, after `before` and before its body is read (see heavyRequestGate). */
+  admit?: (route: AnyRoute) => RequestHandler | undefined;
 }
 
 /** Mounts a route table: `before → parse body → validate → handler` per route, then 405 for other methods. */
@@ -103,8 +107,9 @@ export function mountRoutes(router: Router, routes: AnyRoute[], options: MountOp
     const handler: RequestHandler = async (req, res) => {
       await route.handler(validateInput(route, req), req, res);
     };
-    const parsers = route.request?.body ? (options.bodyParsers ?? []) : options.noBody ? [options.noBody] : [];
-    router[route.method](route.path, ...(route.before ?? []), ...parsers, handler);
+    const parsers = route.request?.body ? (options.bodyParsers?.(route.request.bodyLimit) ?? []) : options.noBody ? [options.noBody] : [];
+    const admit = options.admit?.(route);
+    router[route.method](route.path, ...(route.before ?? []), ...(admit ? [admit] : []), ...parsers, handler);
     const methods = methodsByPath.get(route.path) ?? new Set<string>();
     methods.add(route.method.toUpperCase());
     if (route.method === 'get') methods.add('HEAD');

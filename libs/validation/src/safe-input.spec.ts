@@ -52,7 +52,7 @@ describe('assertSafeInput', () => {
 
   it('names where the bad key was found', () => {
     expect(rejection({ address: { geo: { $near: 1 } } }).message).toMatch(/^address\.geo: /);
-    expect(rejection({ list: [{}, { $x: 1 }] }).message).toMatch(/^list\[1\]: /);
+    expect(rejection({ list: [{}, { $x: 1 }] }).message).toMatch(/^list\.1: /);
     expect(rejection({ $x: 1 }, 'query').message).toMatch(/^query: /);
   });
 
@@ -75,5 +75,41 @@ describe('assertSafeInput', () => {
     let array: unknown = 1;
     for (let i = 0; i < 100; i++) array = [array];
     expect(rejection(array).message).toContain('nested too deeply');
+  });
+});
+
+describe('assertSafeInput: text the database cannot take, and size', () => {
+  it.each([
+    ['NUL', 'a\u0000b'],
+    ['a C0 control', 'bell\u0007'],
+    ['an unpaired high surrogate', 'x\uD83D'],
+    ['an unpaired low surrogate', '\uDE00x'],
+    ['U+FFFF', 'a\uFFFF'],
+  ])('refuses %s in a value with a 400 naming the field', (_what, text) => {
+    const err = rejection({ contact: { tags: ['ok', text] } });
+    expect(err.status).toBe(400);
+    expect(err.code).toBe('validation_failed');
+    expect(err.details).toEqual([{ field: 'contact.tags.1', message: expect.stringContaining('must not contain NUL') }]);
+    expect(rejection({ q: text }, 'query').details?.[0].field).toBe('q');
+    expect(rejection({ id: text }, 'params').details?.[0].field).toBe('id');
+  });
+
+  it('refuses NUL in a field name', () => {
+    const err = rejection({ 'na\u0000me': 1 });
+    expect(err.details).toEqual([{ field: 'na?me', message: expect.stringContaining('name must not contain NUL') }]);
+  });
+
+  it('accepts tabs, line breaks, emoji and other scripts', () => {
+    expect(() => assertSafeInput({ text: 'line\r\nnext\ttab 😀 日本語 ß' }, 'body')).not.toThrow();
+  });
+
+  it('refuses arrays and objects larger than any schema takes, and too many values, naming the field', () => {
+    const long = rejection({ ids: new Array(150_000).fill(0) });
+    expect(long.details).toEqual([{ field: 'ids', message: 'has more than 1000 items' }]);
+    const wide = rejection(Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`k${i}`, 1])));
+    expect(wide.details).toEqual([{ field: 'body', message: 'has more than 1000 fields' }]);
+    const many = rejection({ a: Array.from({ length: 900 }, () => Array.from({ length: 30 }, () => 1)) });
+    expect(many.message).toBe('body: holds more than 20000 values');
+    expect(() => assertSafeInput({ ids: new Array(1_000).fill(1) }, 'body')).not.toThrow();
   });
 });

@@ -3,7 +3,12 @@ import { pathId, queryInt, text, z } from '@lib/validation';
 export const TITLE_MAX = 255;
 export const CONTENT_MAX = 100_000;
 export const DEFAULT_LIMIT = 20;
-export const MAX_LIMIT = 100;
+/**
+ * The page budget (docs/RESILIENCE.md, "Bounds"): an article at its bounds is at most 3 × (255 +
+ * 100 000) bytes of text as UTF-8 plus about 150 of envelope, 301 kB; 25 of them are 7.5 MB.
+ */
+export const PAGE_BUDGET_BYTES = 8 * 1024 * 1024;
+export const MAX_LIMIT = 25;
 
 /** Create and replace take exactly these fields; id and timestamps belong to the service. */
 export const articleInput = z.strictObject({

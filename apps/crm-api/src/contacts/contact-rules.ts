@@ -13,7 +13,16 @@ const ANY_SUBTYPE = new Set(Object.values(SUBTYPES).flat());
 const ADDRESS_KEYS = ['address', 'city', 'state', 'zip', 'country'];
 
 export const TAG_PATTERN = /^[A-Za-z][A-Za-z0-9_ ]*$/;
+/**
+ * Bounds of one stored contact (apps/crm-api/README.md, "Limits"; docs/RESILIENCE.md, "Bounds"):
+ * they hold for the stored document, whichever calls built it, and bound CONTACT_MAX_BYTES.
+ */
 export const TAG_MAX = 100;
+export const TAG_LENGTH_MAX = 50;
+export const MAX_PROPERTIES = 50;
+/** Characters of all property names, subtypes and values of one contact together. */
+export const PROPERTY_TEXT_MAX = 4_000;
+export const WIDGET_PROPERTIES_MAX = 2_000;
 
 const emailFormat = z.email();
 export const isEmail = (value: string) => emailFormat.safeParse(value).success;
@@ -21,7 +30,7 @@ export const isEmail = (value: string) => emailFormat.safeParse(value).success;
 /** A tag: starts with a letter; letters, digits, underscore and space only. */
 export const tagName = z
   .string()
-  .max(TAG_MAX, `must be at most ${TAG_MAX} characters`)
+  .max(TAG_LENGTH_MAX, `must be at most ${TAG_LENGTH_MAX} characters`)
   .regex(TAG_PATTERN, 'must start with a letter and hold only letters, digits, underscore and space');
 
 function propertyIssues(property: Property, field: string): FieldIssue[] {
@@ -71,6 +80,21 @@ export interface ContactState {
   properties: Property[];
 }
 
+/** The characters a contact's properties hold (names, subtypes and values), what PROPERTY_TEXT_MAX bounds. */
+export const propertyText = (properties: Property[]) => properties.reduce((n, p) => n + p.name.length + (p.subtype?.length ?? 0) + (p.value?.length ?? 0), 0);
+
+function sizeIssues(properties: Property[]): FieldIssue[] {
+  const issues: FieldIssue[] = [];
+  if (properties.length > MAX_PROPERTIES) {
+    issues.push({ field: 'properties', message: `a contact holds at most ${MAX_PROPERTIES} properties (this would make ${properties.length})` });
+  }
+  const text = propertyText(properties);
+  if (text > PROPERTY_TEXT_MAX) {
+    issues.push({ field: 'properties', message: `a contact's properties hold at most ${PROPERTY_TEXT_MAX} characters of names, subtypes and values together (this would make ${text})` });
+  }
+  return issues;
+}
+
 const hasValue = (properties: Property[], name: string) => properties.some((p) => p.name === name && (p.value ?? '').trim() !== '');
 
 /**
@@ -78,7 +102,7 @@ const hasValue = (properties: Property[], name: string) => properties.some((p) =
  * (after merging an update) so no write can leave a contact that breaks them.
  */
 export function assertContactRules(contact: ContactState): void {
-  const issues: FieldIssue[] = contact.properties.flatMap((p, i) => propertyIssues(p, `properties.${i}`));
+  const issues: FieldIssue[] = [...sizeIssues(contact.properties), ...contact.properties.flatMap((p, i) => propertyIssues(p, `properties.${i}`))];
   if (contact.type === 'PERSON' && !hasValue(contact.properties, 'first_name')) {
     issues.push({ field: 'properties', message: 'a person needs a first_name property with a value' });
   }

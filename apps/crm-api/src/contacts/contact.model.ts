@@ -19,6 +19,8 @@ export interface ContactDoc {
   type: ContactType;
   /** Tag → epoch ms when it was added. Key order is the tag order; one `$set`/`$unset` per tag keeps changes atomic. */
   tag_times: Record<string, number>;
+  /** The number of keys of tag_times, kept with every tag write so an add can be refused atomically at TAG_MAX (absent on contacts stored before it existed). */
+  tag_count?: number;
   lead_score: number;
   star_value: number;
   contact_company_id: number | null;
@@ -50,6 +52,7 @@ const contactSchema = new Schema<ContactDoc>(
     owner: { type: Number, required: true },
     type: { type: String, required: true, enum: ['PERSON', 'COMPANY'] },
     tag_times: { type: Schema.Types.Mixed, default: () => ({}) },
+    tag_count: Number,
     lead_score: { type: Number, default: 0 },
     star_value: { type: Number, default: 0 },
     contact_company_id: { type: Number, default: null },

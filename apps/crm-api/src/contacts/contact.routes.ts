@@ -35,6 +35,7 @@ import {
   tagsForm,
 } from './contact.schemas';
 import type { ContactService } from './contact.service';
+import { SMALL_BODY } from '../body-limits';
 
 const TAGS = ['contacts'];
 const one = { description: 'The contact', schema: xmlRoot(contactOutput, XML_NAMES.contact.root) };
@@ -111,7 +112,7 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       path: '/dev/api/contacts/search/email',
       summary: 'C6: contacts with any of the emails (form call)',
       tags: TAGS,
-      request: { body: searchEmailsForm, bodyTypes: ['form', 'json'] },
+      request: { body: searchEmailsForm, bodyTypes: ['form', 'json'], bodyLimit: SMALL_BODY.emails },
       responses: { 200: { description: 'The matching contacts, or {} when none match', schema: z.union([z.array(contactOutput), z.object({})]) }, ...commonErrors },
       handler: async ({ body }, req, res) => {
         body.email_ids.forEach((email, i) => assertEmail(email, `email_ids[${i}]`));
@@ -125,7 +126,7 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       path: '/dev/api/contacts/email/tags/add',
       summary: 'C7: add tags to the contact with this email (form call)',
       tags: TAGS,
-      request: { body: tagsForm, bodyTypes: ['form', 'json'] },
+      request: { body: tagsForm, bodyTypes: ['form', 'json'], bodyLimit: SMALL_BODY.fields },
       responses: { 204: { description: 'Tags added' }, ...commonErrors },
       handler: async ({ body }, req, res) => {
         await contacts.addTags(await contacts.requireByEmail(account(req), body.email), body.tags);
@@ -137,7 +138,7 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       path: '/dev/api/contacts/email/tags/delete',
       summary: 'C8: remove tags from the contact with this email (form call)',
       tags: TAGS,
-      request: { body: tagsForm, bodyTypes: ['form', 'json'] },
+      request: { body: tagsForm, bodyTypes: ['form', 'json'], bodyLimit: SMALL_BODY.fields },
       responses: { 204: { description: 'Tags removed' }, ...commonErrors },
       handler: async ({ body }, req, res) => {
         await contacts.removeTags(await contacts.requireByEmail(account(req), body.email), body.tags);
@@ -149,7 +150,7 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       path: '/dev/api/contacts/add-score',
       summary: 'C9: change the lead score of the contact with this email (form call)',
       tags: TAGS,
-      request: { body: scoreForm, bodyTypes: ['form', 'json'] },
+      request: { body: scoreForm, bodyTypes: ['form', 'json'], bodyLimit: SMALL_BODY.fields },
       responses: { 200: one, ...commonErrors },
       handler: async ({ body }, req, res) => {
         const doc = await contacts.requireByEmail(account(req), body.email);
@@ -162,7 +163,7 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       path: '/dev/api/contacts/add/property',
       summary: 'C11: add a property, or replace the one with the same name and subtype',
       tags: TAGS,
-      request: { query: emailQuery, body: xmlRoot(addPropertyInput, 'contactField') },
+      request: { query: emailQuery, body: xmlRoot(addPropertyInput, 'contactField'), bodyLimit: SMALL_BODY.properties },
       responses: { 200: one, ...commonErrors },
       handler: async ({ query, body }, req, res) => {
         const doc = await contacts.requireByEmail(account(req), query.email);
@@ -174,7 +175,7 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       path: '/dev/api/contacts/change-owner',
       summary: 'C12: give the contact to another user of the account (form call)',
       tags: TAGS,
-      request: { body: changeOwnerForm, bodyTypes: ['form', 'json'] },
+      request: { body: changeOwnerForm, bodyTypes: ['form', 'json'], bodyLimit: SMALL_BODY.fields },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
       handler: async ({ body }, req, res) => {
         const owner = await accounts.findUser(account(req), body.owner_email);
@@ -187,7 +188,7 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       path: '/dev/api/contacts/edit-properties',
       summary: 'Add or replace only the sent properties',
       tags: TAGS,
-      request: { body: editPropertiesInput },
+      request: { body: editPropertiesInput, bodyLimit: SMALL_BODY.properties },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
       handler: async ({ body }, req, res) => sendOne(req, res, await contacts.upsertProperties(account(req), body.id, body.properties)),
     }),
@@ -196,7 +197,7 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       path: '/dev/api/contacts/edit/tags',
       summary: 'Add tags to the contact with this id',
       tags: TAGS,
-      request: { body: editTagsInput },
+      request: { body: editTagsInput, bodyLimit: SMALL_BODY.fields },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
       handler: async ({ body }, req, res) => {
         await contacts.addTags(await contacts.reload(account(req), body.id), body.tags);
@@ -208,7 +209,7 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       path: '/dev/api/contacts/delete/tags',
       summary: 'Remove tags from the contact with this id',
       tags: TAGS,
-      request: { body: editTagsInput },
+      request: { body: editTagsInput, bodyLimit: SMALL_BODY.fields },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
       handler: async ({ body }, req, res) => {
         await contacts.removeTags(await contacts.reload(account(req), body.id), body.tags);
@@ -220,7 +221,7 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       path: '/dev/api/contacts/edit/lead-score',
       summary: 'Set the lead score',
       tags: TAGS,
-      request: { body: leadScoreInput },
+      request: { body: leadScoreInput, bodyLimit: SMALL_BODY.fields },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
       handler: async ({ body }, req, res) => sendOne(req, res, await contacts.setNumber(account(req), body.id, 'lead_score', body.lead_score)),
     }),
@@ -229,7 +230,7 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       path: '/dev/api/contacts/edit/add-star',
       summary: 'Set the star value (0–5)',
       tags: TAGS,
-      request: { body: starInput },
+      request: { body: starInput, bodyLimit: SMALL_BODY.fields },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
       handler: async ({ body }, req, res) => sendOne(req, res, await contacts.setNumber(account(req), body.id, 'star_value', body.star_value)),
     }),
@@ -238,7 +239,7 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       path: '/dev/api/contacts/companies/list',
       summary: 'Companies of the account, oldest first (or by global_sort_key), paged',
       tags: TAGS,
-      request: { body: companiesForm, bodyTypes: ['form', 'json'] },
+      request: { body: companiesForm, bodyTypes: ['form', 'json'], bodyLimit: SMALL_BODY.fields },
       responses: { 200: page, 204: noContent, ...commonErrors },
       handler: async ({ body }, req, res) => sendPage(req, res, await contacts.list(account(req), body, { type: 'COMPANY' })),
     }),

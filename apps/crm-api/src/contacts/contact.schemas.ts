@@ -1,17 +1,20 @@
 import { formArray, pathId, queryEnum, z } from '@lib/validation';
 import { idField, intField } from '../fields';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageParams, sortParam } from '../paging';
-import { TAG_MAX, tagName } from './contact-rules';
+import { PAGE_MAX } from '../page-budget';
+import { DEFAULT_PAGE_SIZE, pageParamsUpTo, sortParam } from '../paging';
+import { MAX_PROPERTIES, PROPERTY_TEXT_MAX, TAG_MAX, tagName, WIDGET_PROPERTIES_MAX } from './contact-rules';
+
+const pageParams = pageParamsUpTo(PAGE_MAX.contacts);
 
 export const propertyInput = z.strictObject({
   name: z.string().min(1, 'must not be empty').max(100),
   type: z.enum(['SYSTEM', 'CUSTOM']),
   subtype: z.string().max(50).optional(),
-  value: z.string().max(10_000).optional(),
+  value: z.string().max(PROPERTY_TEXT_MAX).optional(),
 });
 
 const tags = z.array(tagName).max(TAG_MAX, `at most ${TAG_MAX} tags`);
-const properties = z.array(propertyInput).max(200, 'at most 200 properties');
+const properties = z.array(propertyInput).max(MAX_PROPERTIES, `at most ${MAX_PROPERTIES} properties`);
 const campaignList = z.array(z.record(z.string(), z.unknown())).max(1000);
 /** Shown in responses; accepted back (so a fetched contact can be sent unchanged) and ignored. */
 const readOnly = z.unknown().optional();
@@ -25,7 +28,7 @@ export const contactInput = z.strictObject({
   star_value: intField({ min: 0, max: 5 }).optional(),
   contact_company_id: idField.nullable().optional(),
   properties: properties.optional(),
-  widget_properties: z.string().max(100_000).nullable().optional(),
+  widget_properties: z.string().max(WIDGET_PROPERTIES_MAX).nullable().optional(),
   campaignStatus: campaignList.optional(),
   unsubscribeStatus: campaignList.optional(),
   emailBounceStatus: campaignList.optional(),
@@ -65,7 +68,7 @@ export const scoreForm = z.strictObject({ email: z.string().min(1).max(254), sco
 export const changeOwnerForm = z.strictObject({ owner_email: z.string().min(1).max(254), contact_id: idField });
 /** Form or JSON, so page_size may come as text or as a number. */
 export const companiesForm = z.strictObject({
-  page_size: intField({ min: 1, max: MAX_PAGE_SIZE }).default(DEFAULT_PAGE_SIZE),
+  page_size: intField({ min: 1, max: PAGE_MAX.contacts }).default(DEFAULT_PAGE_SIZE),
   cursor: pageParams.cursor,
   global_sort_key: sortParam,
 });

@@ -8,7 +8,7 @@ import type { DomainUserDoc } from '../accounts/domain-user.model';
 import { removeContactFromActivities } from '../activity-cleanup';
 import { forgetContactInDeals } from '../deals/deal-contacts';
 import type { CrmPager, Page, SortedPageParams } from '../paging';
-import { assertContactRules, emailsOf, type ContactState } from './contact-rules';
+import { assertContactRules, emailsOf, TAG_MAX, type ContactState } from './contact-rules';
 import { contactModel, type ContactDoc, type Property } from './contact.model';
 import type { ContactInput } from './contact.schemas';
 import { emailClaims } from './email-claims';
@@ -38,6 +38,8 @@ const storedProperty = ({ name, type, subtype, value }: Property): Property => (
 export const contactNotFound = (what: string) => new HttpError(404, 'contact_not_found', `No contact ${what}`);
 const noContactWithEmail = (email: string) => badRequest(`No contact has the email ${email}`, [{ field: 'email', message: 'matches no contact' }]);
 const companyRefused = (what: string) => badRequest(`Companies take no ${what}`);
+const tooManyTags = (stored: number, added: number) =>
+  validationFailed([{ field: 'tags', message: `a contact holds at most ${TAG_MAX} tags (it holds ${stored}${added ? `; ${added} of these were added before it was full` : ''})` }]);
 
 export interface ContactServiceOptions {
   contactLimit: number;
@@ -178,23 +180,55 @@ export function contactService(connection: Connection, options: ContactServiceOp
     });
   }
 
-  /** Adds each tag to the persons among `ids` where it is absent (keeping a present tag's first time): one atomic write per tag. */
+  /**
+   * The contact with its `tag_count`; a contact stored before the count existed gets it first
+   * (compare-and-set on `rev`, which every write bumps, so no concurrent tag write is miscounted).
+   */
+  async function withTagCount(contact: ContactDoc): Promise<ContactDoc & { tag_count: number }> {
+    let doc = contact;
+    while (doc.tag_count === undefined) {
+      await Contact.updateOne({ _id: doc._id, account: doc.account, rev: doc.rev, tag_count: { $exists: false } }, { $set: { tag_count: tagsOf(doc).length } });
+      doc = await reload(doc.account, doc._id);
+    }
+    return doc as ContactDoc & { tag_count: number };
+  }
+
+  /** Gives the contacts among `ids` stored before `tag_count` existed their count (see withTagCount). */
+  async function ensureTagCounts(account: number, ids: number[]): Promise<void> {
+    const legacy = await Contact.find({ account, _id: { $in: ids }, tag_count: { $exists: false } }).lean<ContactDoc[]>();
+    for (const doc of legacy) await withTagCount(doc);
+  }
+
+  /**
+   * Bulk ADD_TAG: adds each tag to the persons among `ids` where it is absent (keeping a present
+   * tag's first time), one atomic write per tag, only on contacts holding fewer than TAG_MAX tags.
+   * Refused before any write when a contact could not take them all; a contact that filled up in a
+   * race meanwhile keeps its TAG_MAX tags and misses the rest.
+   */
   async function addTagsTo(account: number, ids: number[], tags: string[]): Promise<void> {
+    await ensureTagCounts(account, ids);
+    const listed = [...new Set(tags)];
+    const docs = await Contact.find({ account, _id: { $in: ids }, type: 'PERSON' }, { tag_times: 1, tag_count: 1 }).lean<ContactDoc[]>();
+    const full = docs.filter((doc) => (doc.tag_count ?? 0) + listed.filter((tag) => !Object.hasOwn(doc.tag_times ?? {}, tag)).length > TAG_MAX).map((doc) => doc._id);
+    if (full.length) throw validationFailed([{ field: 'data', message: `a contact holds at most ${TAG_MAX} tags; these would hold more (${full.slice(0, 10).join(', ')})` }]);
     const now = Date.now();
-    for (const tag of new Set(tags)) {
+    for (const tag of listed) {
       await Contact.updateMany(
-        { _id: { $in: ids }, account, type: 'PERSON', [tagPath(tag)]: { $exists: false } },
-        { $set: { [tagPath(tag)]: now, updated_time: nowSeconds() }, $inc: { rev: 1 } },
+        { _id: { $in: ids }, account, type: 'PERSON', [tagPath(tag)]: { $exists: false }, tag_count: { $lt: TAG_MAX } },
+        { $set: { [tagPath(tag)]: now, updated_time: nowSeconds() }, $inc: { tag_count: 1, rev: 1 } },
       );
     }
   }
 
-  /** Removes each listed tag that is present from the persons among `ids`, in one atomic write per contact. */
+  /** Bulk REMOVE_TAG: removes each listed tag that is present from the persons among `ids`, one atomic write per tag, counted in `tag_count`. */
   async function removeTagsFrom(account: number, ids: number[], tags: string[]): Promise<void> {
-    await Contact.updateMany(
-      { _id: { $in: ids }, account, type: 'PERSON' },
-      { $unset: Object.fromEntries(tags.map((tag) => [tagPath(tag), ''])), $set: { updated_time: nowSeconds() }, $inc: { rev: 1 } },
-    );
+    await ensureTagCounts(account, ids);
+    for (const tag of new Set(tags)) {
+      await Contact.updateMany(
+        { _id: { $in: ids }, account, type: 'PERSON', [tagPath(tag)]: { $exists: true } },
+        { $unset: { [tagPath(tag)]: '' }, $set: { updated_time: nowSeconds() }, $inc: { tag_count: -1, rev: 1 } },
+      );
+    }
   }
 
   return {
@@ -249,6 +283,7 @@ export function contactService(connection: Connection, options: ContactServiceOp
               owner: owner._id,
               type: state.type,
               tag_times: tagTimes(state.tags),
+              tag_count: new Set(state.tags).size,
               lead_score: state.lead_score,
               star_value: state.star_value,
               contact_company_id: state.contact_company_id,
@@ -280,7 +315,10 @@ export function contactService(connection: Connection, options: ContactServiceOp
         }
         assertCampaignLists(input, current);
         const changes: Partial<ContactDoc> = {};
-        if (input.tags) changes.tag_times = tagTimes(input.tags, current.tag_times);
+        if (input.tags) {
+          changes.tag_times = tagTimes(input.tags, current.tag_times);
+          changes.tag_count = Object.keys(changes.tag_times).length;
+        }
         if (input.lead_score !== undefined) changes.lead_score = input.lead_score;
         if (input.star_value !== undefined) changes.star_value = input.star_value;
         if (input.properties) changes.properties = input.properties;
@@ -307,16 +345,50 @@ export function contactService(connection: Connection, options: ContactServiceOp
       ]);
     },
 
-    /** C7 / edit tags. */
+    /**
+     * C7 / edit tags: each tag is one atomic write that adds it only when absent (keeping its first
+     * time) and only while the contact holds fewer than TAG_MAX tags (`tag_count`, kept by every tag
+     * write), so concurrent adds can never store more. A request that cannot fit is refused before
+     * any write; one that loses a race for the last places answers 400 saying how many it added.
+     */
     async addTags(contact: ContactDoc, tags: string[]): Promise<void> {
       if (contact.type === 'COMPANY') throw companyRefused('tags');
-      await addTagsTo(contact.account, [contact._id], tags);
+      const current = await withTagCount(contact);
+      const fresh = [...new Set(tags)].filter((tag) => !Object.hasOwn(current.tag_times ?? {}, tag));
+      if (current.tag_count + fresh.length > TAG_MAX) throw tooManyTags(current.tag_count, 0);
+      let added = 0;
+      for (const tag of fresh) {
+        const written = await Contact.updateOne(
+          { _id: contact._id, account: contact.account, [tagPath(tag)]: { $exists: false }, tag_count: { $lt: TAG_MAX } },
+          { $set: { [tagPath(tag)]: Date.now(), updated_time: nowSeconds() }, $inc: { tag_count: 1, rev: 1 } },
+        );
+        if (written.modifiedCount) {
+          added++;
+          continue;
+        }
+        const now = await reload(contact.account, contact._id);
+        if (!Object.hasOwn(now.tag_times ?? {}, tag)) throw tooManyTags(now.tag_count ?? TAG_MAX, added);
+      }
     },
 
-    /** C8 / delete tags. */
+    /** C8 / delete tags: removes the listed tags that are present, each removal counted in `tag_count`. */
     async removeTags(contact: ContactDoc, tags: string[]): Promise<void> {
       if (contact.type === 'COMPANY') throw companyRefused('tags');
-      await removeTagsFrom(contact.account, [contact._id], tags);
+      await withTagCount(contact);
+      const listed = [...new Set(tags)];
+      const present = Object.fromEntries(listed.map((tag) => [tagPath(tag), { $exists: true }]));
+      // one write when every listed tag is there (the usual case), else one per tag
+      const all = await Contact.updateOne(
+        { _id: contact._id, account: contact.account, ...present },
+        { $unset: Object.fromEntries(listed.map((tag) => [tagPath(tag), ''])), $set: { updated_time: nowSeconds() }, $inc: { tag_count: -listed.length, rev: 1 } },
+      );
+      if (all.matchedCount) return;
+      for (const tag of listed) {
+        await Contact.updateOne(
+          { _id: contact._id, account: contact.account, [tagPath(tag)]: { $exists: true } },
+          { $unset: { [tagPath(tag)]: '' }, $set: { updated_time: nowSeconds() }, $inc: { tag_count: -1, rev: 1 } },
+        );
+      }
     },
 
     addTagsTo,

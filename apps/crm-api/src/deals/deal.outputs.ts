@@ -29,7 +29,6 @@ export const pagedDealOutput = dealOutput.extend({
   cursor: z.string().optional().meta({ description: 'On the last item when another page exists' }),
 });
 
-export const dealListOutput = z.array(dealOutput);
 export const dealPageOutput = z.array(pagedDealOutput);
 export const byMilestoneOutput = z
   .record(z.string(), z.array(dealOutput))

@@ -12,16 +12,16 @@ import { noContent as sendNoContent, reply } from '../reply';
 import type { TrackDoc } from '../tracks/track.model';
 import type { TrackService } from '../tracks/track.service';
 import type { DealDoc } from './deal.model';
-import { byMilestoneOutput, dealListOutput, dealOutput, dealPageOutput, deletedOutput } from './deal.outputs';
+import { byMilestoneOutput, dealOutput, dealPageOutput, deletedOutput } from './deal.outputs';
 import type { DealPresenter } from './deal.presenter';
-import { basedQuery, bulkInput, byPipelineQuery, contactDealsParams, dealInput, dealParams, dealPatch, emailParams, listQuery } from './deal.schemas';
+import { basedQuery, bulkInput, byPipelineQuery, contactDealsParams, dealInput, dealParams, dealPatch, emailParams, listQuery, wholeListQuery } from './deal.schemas';
 import type { DealService } from './deal.service';
+import { SMALL_BODY } from '../body-limits';
 
 const TAGS = ['deals'];
 const BASE = '/dev/api/opportunity';
 const LIST_XML = XML_NAMES.deals;
 const one = { description: 'The deal', schema: xmlRoot(dealOutput, XML_NAMES.deal.root) };
-const list = { description: 'The deals, oldest first', schema: xmlList(dealListOutput.element, LIST_XML) };
 const page = { description: 'A page of deals, oldest first: count on the first, cursor on the last when more follow', schema: xmlList(dealPageOutput.element, LIST_XML) };
 const byMilestone = {
   description: 'Every milestone of the track in track order with its deals, oldest first. XML: <milestones><milestone><name>Open</name><opportunity>…</opportunity>…</milestone>…',
@@ -34,10 +34,6 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
 
   async function sendOne(req: Request, res: Response, doc: DealDoc) {
     reply(req, res, await present.one(doc), XML_NAMES.deal);
-  }
-
-  async function sendList(req: Request, res: Response, docs: DealDoc[]) {
-    reply(req, res, await present.many(docs), LIST_XML);
   }
 
   async function sendPage(req: Request, res: Response, result: Page<DealDoc>) {
@@ -101,8 +97,9 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
       path: `${BASE}/my/deals`,
       summary: 'D12: deals owned by the caller, oldest first',
       tags: TAGS,
-      responses: { 200: list, 401: commonErrors[401] },
-      handler: async (_input, req, res) => sendList(req, res, await deals.ofOwner(account(req), currentUser(req)._id)),
+      responses: { 200: page, ...commonErrors },
+      request: { query: wholeListQuery },
+      handler: async ({ query }, req, res) => sendPage(req, res, await deals.ofOwner(account(req), currentUser(req)._id, query)),
     }),
     defineRoute({
       method: 'get',
@@ -110,9 +107,9 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
       summary: 'D11: deals related to the contact, oldest first',
       description: 'An empty list for a contact without deals and for an id that names no contact of the account.',
       tags: TAGS,
-      request: { params: contactDealsParams },
-      responses: { 200: list, ...commonErrors },
-      handler: async ({ params }, req, res) => sendList(req, res, await deals.ofContact(account(req), params.id)),
+      request: { params: contactDealsParams, query: wholeListQuery },
+      responses: { 200: page, ...commonErrors },
+      handler: async ({ params, query }, req, res) => sendPage(req, res, await deals.ofContact(account(req), params.id, query)),
     }),
     defineRoute({
       method: 'post',
@@ -120,7 +117,7 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
       summary: 'D7: delete every listed deal of the account',
       description: 'JSON `{"ids": [1, 2]}` or form `ids=[1,2]`. Ids of no deal of the account are ignored.',
       tags: TAGS,
-      request: { body: bulkInput, bodyTypes: ['json', 'form'] },
+      request: { body: bulkInput, bodyTypes: ['json', 'form'], bodyLimit: SMALL_BODY.ids },
       responses: { 200: deleted, ...commonErrors },
       handler: async ({ body }, req, res) => reply(req, res, { deleted: await deals.removeMany(account(req), body.ids) }, XML_NAMES.result),
     }),

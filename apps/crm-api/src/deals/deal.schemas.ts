@@ -1,11 +1,19 @@
 import { formArray, pathId, queryInt, text, xmlRoot, z } from '@lib/validation';
 import { idField, intField } from '../fields';
-import { pageParams, sortParam } from '../paging';
+import { MAX_RELATED_CONTACTS } from '../contact-links';
+import { PAGE_MAX } from '../page-budget';
+import { pageParamsUpTo, sortParam, wholeListQueryUpTo } from '../paging';
+
+const pageParams = pageParamsUpTo(PAGE_MAX.deals);
+/** D11, D12: unpaged in the spec; the whole list up to a page. */
+export const wholeListQuery = wholeListQueryUpTo(PAGE_MAX.deals);
 
 export const MAX_EXPECTED_VALUE = 1_000_000_000_000;
 /** 9999-12-31T23:59:59Z. */
 const MAX_EPOCH_SECONDS = 253_402_300_799;
-const MAX_CONTACTS = 100;
+const MAX_CONTACTS = MAX_RELATED_CONTACTS;
+export const MAX_CUSTOM_DATA = 20;
+export const CUSTOM_VALUE_MAX = 1_000;
 
 /** Shown in responses; accepted back (so a fetched deal can be sent unchanged) and ignored. */
 const readOnly = z.unknown().optional();
@@ -21,8 +29,8 @@ const writable = {
   owner_id: idField.meta({ description: 'Id of a user of the account' }),
   contact_ids: z.array(idField).max(MAX_CONTACTS, `at most ${MAX_CONTACTS} contacts`).optional(),
   custom_data: z
-    .array(z.strictObject({ name: z.string().min(1, 'must not be empty').max(100), value: z.string().max(10_000) }))
-    .max(100)
+    .array(z.strictObject({ name: z.string().min(1, 'must not be empty').max(100), value: z.string().max(CUSTOM_VALUE_MAX) }))
+    .max(MAX_CUSTOM_DATA, `at most ${MAX_CUSTOM_DATA} entries`)
     .optional(),
 };
 

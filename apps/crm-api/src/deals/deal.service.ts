@@ -128,9 +128,13 @@ export function dealService(connection: Connection, deps: { tracks: TrackService
     /** D9's read (all of a track's deals), straight to the driver: the documents lean() gave, without a mongoose Query. */
     inTrack: (account: number, pipelineId: number) => driverCollection(Deal).find({ account, pipeline_id: pipelineId }, { sort: byCreation }).toArray(),
 
-    ofContact: (account: number, contactId: number) => Deal.find({ account, contact_ids: contactId }).sort(byCreation).lean<DealDoc[]>(),
+    /** D11, paged (a contact may be in any number of deals). */
+    ofContact: (account: number, contactId: number, params: { page_size: number; cursor?: string }): Promise<Page<DealDoc>> =>
+      deps.pager.page(Deal, { account, contact_ids: contactId }, params, `deals:${account}:contact:${contactId}`),
 
-    ofOwner: (account: number, ownerId: number) => Deal.find({ account, owner_id: ownerId }).sort(byCreation).lean<DealDoc[]>(),
+    /** D12, paged. */
+    ofOwner: (account: number, ownerId: number, params: { page_size: number; cursor?: string }): Promise<Page<DealDoc>> =>
+      deps.pager.page(Deal, { account, owner_id: ownerId }, params, `deals:${account}:owner:${ownerId}`),
 
     /** D3 without id, D5 (with the contact added to `contact_ids`). */
     async create(account: number, input: DealInput, extraContacts: number[] = []): Promise<DealDoc> {

@@ -1,6 +1,9 @@
 import { pathId, queryInt, text, z } from '@lib/validation';
 import { contactIdList } from '../contact-links';
-import { wholeListParams } from '../paging';
+import { PAGE_MAX } from '../page-budget';
+import { wholeListParamsUpTo, wholeListQueryUpTo } from '../paging';
+
+const wholeListParams = wholeListParamsUpTo(PAGE_MAX.events);
 import { epochField, inOrder, MAX_EPOCH } from '../epoch';
 import { idField } from '../fields';
 import { EVENT_COLORS } from './event.model';
@@ -39,4 +42,4 @@ export const rangeQuery = z
 
 export const eventParams = z.strictObject({ id: pathId });
 export const contactEventsParams = z.strictObject({ contact_id: pathId });
-export { wholeListQuery } from '../paging';
+export const wholeListQuery = wholeListQueryUpTo(PAGE_MAX.events);

@@ -5,7 +5,9 @@ import type { ContactPresenter } from '../contacts/contact.presenter';
 import { dealPageOutput } from '../deals/deal.outputs';
 import type { DealPresenter } from '../deals/deal.presenter';
 import { commonErrors, noContent } from '../errors.outputs';
-import { shapePage } from '../paging';
+import { validationFailed } from '@lib/errors';
+import { PAGE_MAX } from '../page-budget';
+import { DEFAULT_PAGE_SIZE, shapePage } from '../paging';
 import { noContent as sendNoContent, reply } from '../reply';
 import { XML_NAMES } from '../xml-names';
 import { dynamicFilterForm, MAX_FILTER_JSON, MAX_RULES } from './filter.schemas';
@@ -31,7 +33,10 @@ export function filterRoutes(filters: FilterService, contacts: ContactPresenter,
       },
       handler: async ({ body }, req, res) => {
         const account = currentUser(req).account;
-        const { filterJson, ...params } = body;
+        const { filterJson, page_size: sent, ...rest } = body;
+        const max = filterJson.contact_type === 'OPPORTUNITY' ? PAGE_MAX.deals : PAGE_MAX.contacts;
+        if (sent !== undefined && sent > max) throw validationFailed([{ field: 'page_size', message: `must be a whole number from 1 to ${max}` }]);
+        const params = { ...rest, page_size: sent ?? Math.min(DEFAULT_PAGE_SIZE, max) };
         if (filterJson.contact_type === 'OPPORTUNITY') {
           const page = await filters.deals(account, filterJson, params);
           if (page.items.length === 0) return sendNoContent(res);

@@ -1,6 +1,7 @@
 import { parseSingleQuotedJson, z } from '@lib/validation';
 import { intField } from '../fields';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageParams, sortParam } from '../paging';
+import { PAGE_MAX } from '../page-budget';
+import { pageParamsUpTo, sortParam } from '../paging';
 
 /** Rules per list (`rules`, `or_rules`) of one filter. */
 export const MAX_RULES = 20;
@@ -32,8 +33,9 @@ export type FilterJson = z.output<typeof filterJson>;
 
 /** POST /dev/api/filters/filter/dynamic-filter: form fields (or JSON), `filterJson` as JSON-object text (strings in double or single quotes). */
 export const dynamicFilterForm = z.strictObject({
-  page_size: intField({ min: 1, max: MAX_PAGE_SIZE }).default(DEFAULT_PAGE_SIZE),
-  cursor: pageParams.cursor,
+  /** Default 20 (10 for deals); at most 100 for contacts, 10 for deals (page-budget.ts), checked by the route. */
+  page_size: intField({ min: 1, max: PAGE_MAX.contacts }).optional(),
+  cursor: pageParamsUpTo(PAGE_MAX.contacts).cursor,
   global_sort_key: sortParam,
   filterJson: z.preprocess(
     (value) => {

@@ -13,6 +13,7 @@ import { noteListOutput, noteOutput } from './note.outputs';
 import { contactNoteParams, contactNotesParams, dealNotesParams, noteByEmailForm, noteInput, noteUpdateInput, wholeListQuery, type NoteInput, type NoteUpdateInput } from './note.schemas';
 import type { NoteFields, NoteService } from './note.service';
 import { noteView } from './note.view';
+import { SMALL_BODY } from '../body-limits';
 
 const TAGS = ['notes'];
 const one = { description: 'The note', schema: xmlRoot(noteOutput, XML_NAMES.note.root) };
@@ -72,7 +73,7 @@ export function noteRoutes(notes: NoteService, contacts: ContactService): AnyRou
       summary: 'N2: add a note to the contact with this email (form call)',
       description: 'Form fields `email` and `note` (JSON object text with subject and description). An email no contact has is a 400 and nothing is created.',
       tags: TAGS,
-      request: { body: noteByEmailForm, bodyTypes: ['form', 'json'] },
+      request: { body: noteByEmailForm, bodyTypes: ['form', 'json'], bodyLimit: SMALL_BODY.note },
       responses: { 204: { description: 'Note added' }, ...commonErrors },
       handler: async ({ body }, req, res) => {
         const contact = await contacts.requireByEmail(account(req), body.email);

@@ -1,9 +1,12 @@
 import { pathId, text, xmlRoot, z } from '@lib/validation';
 import { contactIdList, idList } from '../contact-links';
 import { idField } from '../fields';
+import { PAGE_MAX } from '../page-budget';
+import { wholeListQueryUpTo } from '../paging';
 
 const subject = text({ max: 1000 });
-const description = text({ max: 100_000 });
+export const NOTE_DESCRIPTION_MAX = 10_000;
+const description = text({ max: NOTE_DESCRIPTION_MAX });
 /** Shown in responses; accepted back (so a fetched note can be sent unchanged) and ignored. */
 const readOnly = z.unknown().optional();
 
@@ -46,4 +49,4 @@ export const noteByEmailForm = z.strictObject({
 export const contactNotesParams = z.strictObject({ contact_id: pathId });
 export const contactNoteParams = z.strictObject({ contact_id: pathId, note_id: pathId });
 export const dealNotesParams = z.strictObject({ id: pathId });
-export { wholeListQuery } from '../paging';
+export const wholeListQuery = wholeListQueryUpTo(PAGE_MAX.notes);

@@ -2,7 +2,10 @@ import { pathId, queryEnum, queryInt, text, z } from '@lib/validation';
 import { contactIdList, idList } from '../contact-links';
 import { epochField, inOrder, MAX_EPOCH } from '../epoch';
 import { idField, intField } from '../fields';
-import { pageParams } from '../paging';
+import { PAGE_MAX } from '../page-budget';
+import { pageParamsUpTo, wholeListQueryUpTo } from '../paging';
+
+const pageParams = pageParamsUpTo(PAGE_MAX.tasks);
 import { PRIORITY_TYPES, TASK_STATUSES, TASK_TYPES } from './task.model';
 
 /** Shown in responses; accepted back (so a fetched task can be sent unchanged) and ignored. */
@@ -69,4 +72,4 @@ export const taskParams = z.strictObject({ id: pathId });
 export const contactTasksParams = z.strictObject({ contact_id: pathId });
 export { emailParams } from '../contacts/contact.schemas';
 export const daysParams = z.strictObject({ days: queryInt({ min: 0, max: 3650, description: 'Days from today (0: due today)' }) });
-export { wholeListQuery } from '../paging';
+export const wholeListQuery = wholeListQueryUpTo(PAGE_MAX.tasks);

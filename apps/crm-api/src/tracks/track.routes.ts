@@ -10,6 +10,7 @@ import { trackOutput } from './track.outputs';
 import { trackInput, trackParams, type TrackInput } from './track.schemas';
 import type { TrackService } from './track.service';
 import { trackView } from './track.view';
+import { SMALL_BODY } from '../body-limits';
 
 const TAGS = ['tracks'];
 const PATH = '/dev/api/milestone/pipelines';
@@ -45,7 +46,7 @@ export function trackRoutes(tracks: TrackService): AnyRoute[] {
       summary: 'K2: create a track',
       description: 'Body `{"name": "Sales", "milestone": "Open,Demo,Won,Lost"}`. The name must not be Default nor the name of another track of the account.',
       tags: TAGS,
-      request: { body: trackInput },
+      request: { body: trackInput, bodyLimit: SMALL_BODY.fields },
       responses: { 200: one, ...commonErrors },
       handler: async ({ body }, req, res) => {
         if (body.id !== undefined) throw validationFailed([{ field: 'id', message: 'must not be sent when creating; use PUT to update' }]);
@@ -58,7 +59,7 @@ export function trackRoutes(tracks: TrackService): AnyRoute[] {
       summary: 'K3: rename a track and set its milestones (without an id, create one)',
       description: 'A milestone that still holds deals cannot be removed or renamed; the Default track cannot be changed.',
       tags: TAGS,
-      request: { body: trackInput },
+      request: { body: trackInput, bodyLimit: SMALL_BODY.fields },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
       handler: async ({ body }, req, res) => {
         const milestones = milestonesOf(body);

@@ -33,6 +33,9 @@ export const withCredentials = (target: SweepTarget, route: AnyRoute, req: RawRe
   headers: { ...target.credentials(route), ...req.headers },
 });
 
+/** The most an error answer may take (docs/RESILIENCE.md, "Bounds"): a few kB whatever the request. */
+export const MAX_REJECTION_BYTES = 16 * 1024;
+
 /** Traces, driver and parser internals a client must never see. */
 const INTERNALS = /\n\s+at \S|Mongo(Server|Network)?Error|MongooseError|E11000|CastError|SyntaxError|ZodError|node_modules/;
 
@@ -45,6 +48,8 @@ export async function sendAndCheck(target: SweepTarget, port: number, req: RawRe
   const label = `${describeRequest(req)} → ${res.status} ${res.text.slice(0, 300)}`;
   if (res.status >= 500 || res.status < 200) throw new Error(`server error: ${label}`);
   if (INTERNALS.test(res.text)) throw new Error(`internals in the answer: ${label}`);
+  // amplification: a rejected request is answered with a few kB at most, whatever it sent
+  if (res.status >= 400 && Buffer.byteLength(res.text) > MAX_REJECTION_BYTES) throw new Error(`a ${Buffer.byteLength(res.text)}-byte error answer: ${label}`);
   const after = await target.snapshot();
   if (res.status >= 400 && after !== before) throw new Error(`a rejected request changed stored data: ${label}`);
   return { res, after };

@@ -1,0 +1,119 @@
+import { MAX_PROPERTIES, PROPERTY_TEXT_MAX, TAG_MAX } from '../src/contacts/contact-rules';
+import { person, setupCrmApp, type TestUser } from './setup-app';
+
+/** The documented bounds of a stored contact hold for the stored document, whatever runs at once. */
+const ctx = setupCrmApp();
+let ann: TestUser;
+let alId: number;
+
+const range = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
+const c7 = (tags: string[]) => ctx.as(ann).post('/dev/api/contacts/email/tags/add').type('form').send({ email: 'al@x.test', tags: JSON.stringify(tags) });
+const editTags = (tags: string[]) => ctx.as(ann).put('/dev/api/contacts/edit/tags').send({ id: alId, tags });
+const deleteTags = (tags: string[]) => ctx.as(ann).post('/dev/api/contacts/email/tags/delete').type('form').send({ email: 'al@x.test', tags: JSON.stringify(tags) });
+const addProperty = (name: string, value: string) => ctx.as(ann).post('/dev/api/contacts/add/property?email=al%40x.test').send({ type: 'CUSTOM', name, value });
+
+async function stored() {
+  const doc = await ctx.Contact.findById(alId).lean();
+  return { tags: Object.keys(doc!.tag_times), count: (doc as { tag_count?: number }).tag_count, properties: doc!.properties };
+}
+
+beforeEach(async () => {
+  ann = await ctx.user('acme', 'ann@acme.test');
+  const res = await ctx.as(ann).post('/dev/api/contacts').send(person('Al', 'al@x.test'));
+  expect(res.status).toBe(200);
+  alId = res.body.id;
+});
+
+describe(`at most ${TAG_MAX} tags per stored contact, under concurrency`, () => {
+  it('200 parallel single-tag C7 adds: exactly 100 stored, 100 answered 204 and the rest 400 naming tags', async () => {
+    const responses = await Promise.all(range(200, 'tag').map((tag) => c7([tag])));
+    const ok = responses.filter((r) => r.status === 204);
+    const refused = responses.filter((r) => r.status === 400);
+    expect(ok).toHaveLength(TAG_MAX);
+    expect(refused).toHaveLength(100);
+    for (const r of refused) expect(r.body.error.fields).toEqual([{ field: 'tags', message: expect.stringContaining(`at most ${TAG_MAX} tags`) }]);
+    const after = await stored();
+    expect(after.tags).toHaveLength(TAG_MAX);
+    expect(after.count).toBe(TAG_MAX);
+  });
+
+  it('parallel edit/tags adds of 10 tags each never store more than 100, and the count matches the tags', async () => {
+    const responses = await Promise.all(range(30, 'g').map((prefix) => editTags(range(10, `${prefix}x`))));
+    // requests racing for the last places may each have added some of their tags before it filled: 400 says so
+    for (const r of responses) expect([200, 400]).toContain(r.status);
+    expect(responses.some((r) => r.status === 400)).toBe(true);
+    const after = await stored();
+    expect(after.tags.length).toBeLessThanOrEqual(TAG_MAX);
+    expect(after.tags.length).toBeGreaterThanOrEqual(TAG_MAX - 9);
+    expect(after.count).toBe(after.tags.length);
+  });
+
+  it('a request that cannot fit is refused before anything is written', async () => {
+    expect((await c7(range(95, 'a'))).status).toBe(204);
+    const res = await c7(range(10, 'b'));
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toBe('tags: a contact holds at most 100 tags (it holds 95)');
+    expect((await stored()).tags).toHaveLength(95);
+    // tags already there take no place
+    expect((await c7([...range(5, 'a'), ...range(5, 'c')])).status).toBe(204);
+    expect((await stored()).count).toBe(100);
+  });
+
+  it('parallel adds and deletes keep tag_count equal to the stored tags, so freed places can be used again', async () => {
+    expect((await c7(range(100, 'a'))).status).toBe(204);
+    await Promise.all([...range(50, 'a').map((tag) => deleteTags([tag])), ...range(50, 'b').map((tag) => c7([tag]))]);
+    const after = await stored();
+    expect(after.count).toBe(after.tags.length);
+    expect(after.tags.length).toBeLessThanOrEqual(TAG_MAX);
+    expect((await deleteTags(range(100, 'a'))).status).toBe(204);
+    const emptied = await stored();
+    expect(emptied.count).toBe(emptied.tags.length);
+    expect(emptied.tags.every((tag) => tag.startsWith('b'))).toBe(true);
+  });
+
+  it('a whole-contact update sets the count with the tags', async () => {
+    const res = await ctx.as(ann).put('/dev/api/contacts').send({ id: alId, tags: ['x', 'y', 'x'] });
+    expect(res.status).toBe(200);
+    expect(await stored()).toMatchObject({ tags: ['x', 'y'], count: 2 });
+  });
+
+  it('a contact stored before tag_count existed gets it counted on its first tag call', async () => {
+    await ctx.Contact.updateOne({ _id: alId }, { $set: { tag_times: Object.fromEntries(range(99, 'old').map((t) => [t, 1])) }, $unset: { tag_count: '' } });
+    const responses = await Promise.all([c7(['n1']), c7(['n2'])]);
+    expect(responses.map((r) => r.status).sort()).toEqual([204, 400]);
+    expect(await stored()).toMatchObject({ count: 100 });
+    expect((await stored()).tags).toHaveLength(100);
+  });
+});
+
+describe(`at most ${MAX_PROPERTIES} properties and ${PROPERTY_TEXT_MAX} characters of property text per stored contact`, () => {
+  it('parallel C11 add/property calls of new names never store more than the limit', async () => {
+    // Al has first_name and email
+    const responses = await Promise.all(range(60, 'p').map((name) => addProperty(name, 'v')));
+    const statuses = responses.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(MAX_PROPERTIES - 2);
+    for (const r of responses.filter((x) => x.status === 400)) expect(r.body.error.message).toContain(`at most ${MAX_PROPERTIES} properties`);
+    expect((await stored()).properties).toHaveLength(MAX_PROPERTIES);
+  });
+
+  it('property text is bounded for the contact, not per call: edit-properties and add/property refuse what would pass it', async () => {
+    expect((await addProperty('bio', 'x'.repeat(3_000))).status).toBe(200);
+    const more = await addProperty('notes', 'y'.repeat(1_000));
+    expect(more.status).toBe(400);
+    expect(more.body.error.fields).toEqual([{ field: 'properties', message: expect.stringContaining(`at most ${PROPERTY_TEXT_MAX} characters`) }]);
+    const edit = await ctx.as(ann).put('/dev/api/contacts/edit-properties').send({ id: alId, properties: [{ type: 'CUSTOM', name: 'notes', value: 'y'.repeat(1_000) }] });
+    expect(edit.status).toBe(400);
+    // replacing the long one with a short one frees the room
+    expect((await addProperty('bio', 'short')).status).toBe(200);
+    expect((await addProperty('notes', 'y'.repeat(1_000))).status).toBe(200);
+    expect((await stored()).properties.map((p) => p.name)).toEqual(['first_name', 'email', 'bio', 'notes']);
+  });
+
+  it('create and update refuse more than the limit in one body', async () => {
+    const props = range(MAX_PROPERTIES + 1, 'p').map((name) => ({ type: 'CUSTOM', name, value: 'v' }));
+    const create = await ctx.as(ann).post('/dev/api/contacts').send(person('Bo', 'bo@x.test', { properties: [{ type: 'SYSTEM', name: 'first_name', value: 'Bo' }, ...props] }));
+    expect(create.status).toBe(400);
+    expect(create.body.error.fields[0].field).toBe('properties');
+    expect(await ctx.Contact.countDocuments({ emails: 'bo@x.test' })).toBe(0);
+  });
+});

@@ -1,0 +1,89 @@
+import { HttpError } from '@lib/errors';
+import type { Request, RequestHandler } from 'express';
+
+export interface GateOptions {
+  /** Heavy requests served at once by one process. */
+  concurrent: number;
+  /** Heavy requests waiting for a place; more are refused at once. */
+  queue: number;
+  /** Longest wait for a place before the request is refused. */
+  waitMs: number;
+}
+
+/** What one process serves at once; docs/RESILIENCE.md, "Bounds", says why. */
+export const DEFAULT_GATE: GateOptions = { concurrent: 4, queue: 200, waitMs: 10_000 };
+
+/** Bodies larger than this count as heavy (the JSON they parse to takes several times their size). */
+export const HEAVY_BODY_BYTES = 64 * 1024;
+
+const overloaded = () =>
+  new HttpError(503, 'overloaded', 'The service is busy with large requests; try again shortly', { headers: { 'Retry-After': '1' } });
+
+/** A large body (or one of unknown size) on its way. */
+export const hasHeavyBody = (req: Request) =>
+  req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > HEAVY_BODY_BYTES;
+
+/**
+ * Admission for requests that may take megabytes of memory (full pages, large bodies): at most
+ * `concurrent` at once per process, `queue` more waiting up to `waitMs`, the rest answered 503 with
+ * Retry-After. Bounds the memory a burst of such requests can take, whatever their number; light
+ * requests never wait. The bound is per process because the memory it protects is.
+ */
+export function heavyRequestGate(options: GateOptions = DEFAULT_GATE) {
+  let running = 0;
+  const waiting: Array<() => void> = [];
+
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  };
+
+  const admit = (isHeavy: (req: Request) => boolean): RequestHandler => (req, res, next) => {
+    if (!isHeavy(req)) return next();
+    let released = false;
+    const done = () => {
+      if (released) return;
+      released = true;
+      release();
+    };
+    const start = () => {
+      res.once('finish', done);
+      res.once('close', done);
+      next();
+    };
+    if (running < options.concurrent) {
+      running++;
+      return start();
+    }
+    if (waiting.length >= options.queue) return next(overloaded());
+    const timer = setTimeout(() => {
+      const at = waiting.indexOf(go);
+      if (at >= 0) waiting.splice(at, 1);
+      next(overloaded());
+    }, options.waitMs);
+    function go() {
+      clearTimeout(timer);
+      // the place passes straight to this request (running stays the same)
+      if (res.destroyed) return done();
+      start();
+    }
+    waiting.push(go);
+    // a client that gives up frees its place in the queue
+    res.once('close', () => {
+      const at = waiting.indexOf(go);
+      if (at >= 0) {
+        waiting.splice(at, 1);
+        clearTimeout(timer);
+      }
+    });
+  };
+
+  return {
+    admit,
+    /** For tests and metrics. */
+    stats: () => ({ running, waiting: waiting.length }),
+  };
+}
+
+export type HeavyRequestGate = ReturnType<typeof heavyRequestGate>;
