@@ -1,3 +1,4 @@
+import { insertTokenField } from '@lib/mongo';
 import { Schema, type Connection, type Model } from 'mongoose';
 
 export interface AccountDoc {
@@ -11,6 +12,7 @@ export interface AccountDoc {
 const accountSchema = new Schema<AccountDoc>(
   {
     _id: { type: Number, required: true },
+    ...insertTokenField,
     domain: { type: String, required: true },
     contact_count: { type: Number, required: true, default: 0 },
     created_time: { type: Number, required: true },
