@@ -6,3 +6,4 @@ export * from './embedded';
 export * from './target';
 export * from './embedded-url-file';
 export * from './revocable-cache';
+export * from './lease';
