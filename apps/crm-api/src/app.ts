@@ -1,4 +1,4 @@
-import { buildServiceApp, negotiate, type ServiceDeps } from '@lib/http';
+import { buildServiceApp, failedAttemptLimit, negotiate, type FailedAttemptSettings, type ServiceDeps } from '@lib/http';
 import { databaseReady } from '@lib/mongo';
 import type { AnyRoute } from '@lib/validation';
 import type { RequestHandler } from 'express';
@@ -31,7 +31,11 @@ export interface CrmAppConfig extends ServiceDeps {
   cursorSecret: string;
   /** Milestones of each account's Default track (CRM_DEFAULT_MILESTONES). */
   defaultMilestones?: string[];
+  /** Wrong credentials allowed per client address (default DEFAULT_AUTH_LIMIT: 10 per 15 minutes). */
+  authLimit?: FailedAttemptSettings;
 }
+
+export const DEFAULT_AUTH_LIMIT: FailedAttemptSettings = { maxFailures: 10, windowMs: 15 * 60 * 1000 };
 
 export const VERSION = '0.1.0';
 
@@ -49,14 +53,14 @@ const protect = (auth: RequestHandler, routes: AnyRoute[]): AnyRoute[] =>
   routes.map((route) => ({ ...route, before: [auth, acceptable, ...(route.before ?? [])], security: ['basic'] }));
 
 /** Builds the CRM service without listening. */
-export function createApp({ connection, logger, lifecycle, contactLimit, cursorSecret, defaultMilestones = DEFAULT_MILESTONES }: CrmAppConfig) {
+export function createApp({ connection, logger, lifecycle, contactLimit, cursorSecret, defaultMilestones = DEFAULT_MILESTONES, authLimit = DEFAULT_AUTH_LIMIT }: CrmAppConfig) {
   const accounts = accountService(connection);
   const pager = crmPager(cursorSecret);
   const contacts = contactService(connection, { contactLimit, pager });
   const presentContact = contactPresenter(accounts);
   const tracks = trackService(connection, { defaultMilestones });
   const deals = dealService(connection, { tracks, pager });
-  const auth = basicAuth(accounts);
+  const auth = basicAuth(accounts, failedAttemptLimit(connection, 'crm-basic-auth', authLimit));
   const links = contactLinks(connection, presentContact);
   const dealsExist: DealsExist = async (account, ids) => (await dealModel(connection).countDocuments({ account, _id: { $in: ids } })) === ids.length;
   const notes = noteService(connection, { pager, links, dealsExist });

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { unauthorized } from '@lib/errors';
-import { bodyParsers, buildServiceApp, type ServiceDeps } from '@lib/http';
+import { bodyParsers, buildServiceApp, failedAttemptLimit, type ServiceDeps } from '@lib/http';
 import { databaseReady } from '@lib/mongo';
 import { CursorCodec } from '@lib/paging';
 import type { RequestHandler } from 'express';
@@ -9,7 +9,7 @@ import { authRoutes } from './auth/auth.routes';
 import { basicWithMasterKey } from './auth/basic-auth';
 import { jwtAuth } from './auth/jwt-auth';
 import { masterKeyMatcher } from './auth/master-key';
-import { DEFAULT_AUTH_LIMIT, failedAttemptLimiter, type RateLimitSettings } from './auth/rate-limit';
+import { AUTH_LIMIT_NAME, DEFAULT_AUTH_LIMIT, type RateLimitSettings } from './auth/rate-limit';
 import type { TokenSettings } from './auth/tokens';
 import { companyRoutes } from './companies/company.routes';
 import { newsErrorBody } from './error-body';
@@ -50,7 +50,7 @@ export function createApp(config: NewsAppConfig) {
 
   // Routes that read the master key or a token from the body parse it before checking it.
   const parseBody = bodyParsers({ limit: '16kb' });
-  const limiter = failedAttemptLimiter(config.authLimit ?? DEFAULT_AUTH_LIMIT);
+  const limit = failedAttemptLimit(connection, AUTH_LIMIT_NAME, config.authLimit ?? DEFAULT_AUTH_LIMIT);
   const requireMasterKey: RequestHandler = (req, _res, next) =>
     // the master key travels like an RFC 6750 bearer token (an access_token field or parameter), hence a Bearer challenge
     next(isMasterKey(accessTokenOf(req)) ? undefined : unauthorized('The master key is missing or wrong: send it as access_token', { 'WWW-Authenticate': 'Bearer realm="news"' }));
@@ -66,9 +66,9 @@ export function createApp(config: NewsAppConfig) {
     lifecycle,
     routes: [
       ...versionRoutes,
-      ...authRoutes(config.jwt, [limiter, ...parseBody, basicWithMasterKey(users, isMasterKey)]),
-      ...userRoutes({ users, auth, cursors, beforeCreate: [limiter, ...parseBody, requireMasterKey] }),
-      ...sourceRoutes({ connection, sync, requireUser: auth.requireUser, beforeSync: [limiter, ...parseBody, adminOrMasterKey] }),
+      ...authRoutes(config.jwt, [limit.checkRequest, ...parseBody, limit.countFailures(basicWithMasterKey(users, isMasterKey))]),
+      ...userRoutes({ users, auth, cursors, beforeCreate: [limit.checkRequest, ...parseBody, limit.countFailures(requireMasterKey)] }),
+      ...sourceRoutes({ connection, sync, requireUser: auth.requireUser, beforeSync: [limit.checkRequest, ...parseBody, limit.countFailures(adminOrMasterKey)] }),
       ...newsRoutes(newsService(connection), { cursors, requireUser: auth.requireUser, sourceIds: config.publishers.map((p) => p.id) }),
       ...companyRoutes(auth.requireUser),
     ],

@@ -4,7 +4,7 @@ import { MASTER_KEY, setupNewsApp } from './setup-app';
 const ctx = setupNewsApp({ authLimit: { maxFailures: 3, windowMs: 60_000 } });
 
 describe('brute force on /auth and the master key', () => {
-  // one app per file, so the limiter's counts carry over from test to test: this order matters
+  // the counters live in the database, which is emptied before each test
   it('does not count successful sign-ins or 400s', async () => {
     await ctx.createUser('bob@example.com', 'password-123');
     for (let i = 0; i < 4; i++) await ctx.signIn('bob@example.com');

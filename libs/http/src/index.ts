@@ -1,5 +1,6 @@
 export * from './api-key';
 export * from './body-parsers';
+export * from './failed-attempts';
 export * from './build-app';
 export * from './health';
 export * from './lifecycle';

@@ -42,3 +42,7 @@ export type { SweepTarget } from './sweeps/sweep-target';
 export { runLoad, serverErrors, type LoadOptions, type LoadResult } from './resilience/load';
 export { expectOutageAnswered, loadThroughOutage, type OutageRun, type StoppableDatabase } from './resilience/outage';
 export { listenLoopback, sendRaw, type RawRequest, type RawResponse } from './sweeps/raw-client';
+export { startReplicas, databaseUrl, type Replicas, type ReplicaOptions, type ExitStatus } from './replicas/replicas';
+export { useReplicas, type UsedReplicas } from './replicas/use-replicas';
+export { runScript, type ScriptResult } from './replicas/run-script';
+export { bundleEntry } from './replicas/bundle';

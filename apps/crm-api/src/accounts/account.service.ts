@@ -31,14 +31,18 @@ export function accountService(connection: Connection) {
     }
   }
 
+  /** Changes a user; answers once every process has been told to forget the cached credential (see auth/credential-cache). */
   async function setUser(email: string, update: Partial<DomainUserDoc>): Promise<DomainUserDoc> {
+    let user: DomainUserDoc | null;
     try {
-      const user = await DomainUser.findOneAndUpdate({ email }, { $set: update }, { returnDocument: 'after' }).lean<DomainUserDoc>();
-      if (!user) throw noSuchUser(email);
-      return user;
-    } finally {
-      credentials.forget(email); // also when the write failed: it may have been applied
+      user = await DomainUser.findOneAndUpdate({ email }, { $set: update }, { returnDocument: 'after' }).lean<DomainUserDoc>();
+    } catch (err) {
+      await credentials.revoke(email).catch(() => undefined); // the write may have been applied
+      throw err;
     }
+    if (!user) throw noSuchUser(email);
+    await credentials.revoke(email);
+    return user;
   }
 
   return {
@@ -107,13 +111,16 @@ export function accountService(connection: Connection) {
     /** Owners of every contact and deal read: straight to the driver (the documents lean() gave). */
     usersById: (account: number, ids: number[]) => driverCollection(DomainUser).find({ account, _id: { $in: ids } }).toArray(),
 
+    /** True when this process verified the credential recently (it is in the credential cache). */
+    knowsCredential: (email: string, apiKey: string) => credentials.lookup(email, apiKey) !== undefined,
+
     /**
-     * The enabled user with this email and API key, or null. A verified credential is cached for
-     * CREDENTIAL_TTL_MS (see auth/credential-cache), so most requests cost no database command;
-     * wrong credentials are never cached.
+     * The enabled user with this email and API key, or null. A verified credential is cached (see
+     * auth/credential-cache), so most reads cost no database command; `fresh` (every write) reads
+     * the user now. Wrong credentials are never cached.
      */
-    async authenticate(email: string, apiKey: string): Promise<DomainUserDoc | null> {
-      const cached = credentials.lookup(email, apiKey);
+    async authenticate(email: string, apiKey: string, options: { fresh?: boolean } = {}): Promise<DomainUserDoc | null> {
+      const cached = options.fresh ? undefined : credentials.lookup(email, apiKey);
       if (cached) return cached;
       const generation = credentials.generation();
       const user = await DomainUser.findOne({ email }).lean<DomainUserDoc>();

@@ -41,7 +41,7 @@ export function userRemoval(connection: Connection) {
       const before = await owned(user);
       if (before.length) throw refused(user, before);
       await DomainUser.deleteOne({ _id: user._id });
-      credentials.forget(user.email);
+      await credentials.revoke(user.email);
       // a record given to the user while it was being deleted: put the user back
       const after = await owned(user);
       if (after.length) {

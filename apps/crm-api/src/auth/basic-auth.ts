@@ -1,4 +1,5 @@
 import { unauthorized } from '@lib/errors';
+import type { FailedAttemptLimit } from '@lib/http';
 import type { Request, RequestHandler } from 'express';
 import { Passport } from 'passport';
 import { BasicStrategy } from 'passport-http';
@@ -6,16 +7,30 @@ import type { DomainUserDoc } from '../accounts/domain-user.model';
 import type { AccountService } from '../accounts/account.service';
 
 const CHALLENGE = { 'WWW-Authenticate': 'Basic realm="crm", charset="UTF-8"' };
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * HTTP Basic on every /dev/api route: user name = the user's email, password = that user's API key.
- * Anything else is a 401 with a challenge and the service's JSON error body.
+ * Anything else is a 401 with a challenge and the service's JSON error body. Reads may be answered
+ * from the credential cache; a write checks the user in the database, so no write starts after a
+ * key change, disable or deletion was acknowledged. Wrong credentials count against the client
+ * address's failed-attempt limit (shared by all replicas): once it is used up, every credential
+ * that is not already cached gets 429 until the window ends.
  */
-export function basicAuth(accounts: AccountService): RequestHandler {
+export function basicAuth(accounts: AccountService, failures: FailedAttemptLimit): RequestHandler {
+  // A credential this process verified recently (cached) is not a guess: it skips the failed-attempt check.
+  async function verify(req: Request, email: string, apiKey: string): Promise<DomainUserDoc | null> {
+    const address = req.ip ?? 'unknown';
+    if (!accounts.knowsCredential(email, apiKey)) await failures.check(address);
+    const user = await accounts.authenticate(email, apiKey, { fresh: !READS.has(req.method) });
+    if (!user) await failures.fail(address).catch(() => undefined); // the 401 stands even if it could not be counted
+    return user;
+  }
+
   const passport = new Passport();
   passport.use(
-    new BasicStrategy((email, apiKey, done) => {
-      accounts.authenticate(email, apiKey).then((user) => done(null, user ?? false), done);
+    new BasicStrategy({ passReqToCallback: true }, (req: Request, email: string, apiKey: string, done: (err: unknown, user?: DomainUserDoc | false) => void) => {
+      verify(req, email, apiKey).then((user) => done(null, user ?? false), done);
     }),
   );
   return (req, res, next) => {

@@ -1,14 +1,16 @@
-import { revocableCache } from '@lib/mongo';
+import { revocableCache, revocationLog, type RevocationLog } from '@lib/mongo';
 import type { Connection } from 'mongoose';
 import { apiKeyMatches } from '../accounts/api-key';
 import type { DomainUserDoc } from '../accounts/domain-user.model';
 
 /**
- * How long a verified credential is trusted without asking the database. Changes made through the
- * account service of this process (API, admin command run in-process) take effect at once; changes
- * made by another process (another replica, `npm run crm:admin`) take effect within this time.
+ * How long a verified credential is trusted without asking the database. A change of key, disable,
+ * admin flag or deletion is published to the revocation log: it takes effect at once in the process
+ * that made it and within REVOCATION_BOUND_MS (1 s) in every other (replicas, `npm run crm:admin`).
+ * This lifetime is only the backstop for a change written to the database by hand.
  */
 export const CREDENTIAL_TTL_MS = 10_000;
+const SCOPE = 'crm-credentials';
 const MAX_ENTRIES = 10_000;
 
 export interface CredentialCache {
@@ -17,12 +19,15 @@ export interface CredentialCache {
   /** A token to pass to `remember`: a `forget` in between makes `remember` a no-op. */
   generation(): number;
   remember(user: DomainUserDoc, since: number): void;
-  /** Drops the user's entry; called after every change to a user (key, admin, disabled). */
+  /** Drops the user's entry in this process. */
   forget(email: string): void;
+  /** Drops the user's entry in every process; awaited after every change to a user (key, admin, disabled, deletion). */
+  revoke(email: string): Promise<void>;
 }
 
-export function createCredentialCache(ttlMs = CREDENTIAL_TTL_MS): CredentialCache {
-  const users = revocableCache<string, DomainUserDoc>({ ttlMs, max: MAX_ENTRIES });
+export function createCredentialCache(ttlMs = CREDENTIAL_TTL_MS, log?: RevocationLog): CredentialCache {
+  const follow = log && { log, scope: SCOPE, parseKey: (email: string) => email };
+  const users = revocableCache<string, DomainUserDoc>({ ttlMs, max: MAX_ENTRIES, follow });
   return {
     lookup(email, apiKey) {
       const user = users.get(email);
@@ -32,6 +37,7 @@ export function createCredentialCache(ttlMs = CREDENTIAL_TTL_MS): CredentialCach
     generation: users.generation,
     remember: (user, since) => users.remember(user.email, user, since),
     forget: users.forget,
+    revoke: users.revoke,
   };
 }
 
@@ -41,7 +47,7 @@ const caches = new WeakMap<Connection, CredentialCache>();
 export function credentialCache(connection: Connection): CredentialCache {
   let cache = caches.get(connection);
   if (!cache) {
-    cache = createCredentialCache();
+    cache = createCredentialCache(CREDENTIAL_TTL_MS, revocationLog(connection));
     caches.set(connection, cache);
   }
   return cache;

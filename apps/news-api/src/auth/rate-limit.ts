@@ -1,36 +1,12 @@
-import { HttpError } from '@lib/errors';
-import type { RequestHandler } from 'express';
-import { rateLimit } from 'express-rate-limit';
+import type { FailedAttemptSettings } from '@lib/http';
 
-export interface RateLimitSettings {
-  /** Failed attempts allowed per client address within the window. */
-  maxFailures: number;
-  windowMs: number;
-}
-
-export const DEFAULT_AUTH_LIMIT: RateLimitSettings = { maxFailures: 10, windowMs: 15 * 60 * 1000 };
+export type RateLimitSettings = FailedAttemptSettings;
 
 /**
- * Slows guessing of passwords and the master key: after `maxFailures` failed attempts from one
- * address within the window, further attempts get 429 until the window ends. Only 401 answers
- * count. Counts are per process (a memory store).
+ * Failed sign-ins and master-key attempts per client address, counted in MongoDB across every
+ * replica (see failedAttemptLimit in @lib/http): POST /auth, POST /users and POST /news/sync share it.
  */
-export function failedAttemptLimiter({ maxFailures, windowMs }: RateLimitSettings): RequestHandler {
-  return rateLimit({
-    windowMs,
-    limit: maxFailures,
-    // only refused credentials count: a typo in a form field (400) is not a guess
-    skipSuccessfulRequests: true,
-    requestWasSuccessful: (_req, res) => res.statusCode !== 401,
-    standardHeaders: 'draft-7',
-    legacyHeaders: false,
-    handler: (_req, res, next) => {
-      const retryAfter = res.getHeader('Retry-After') ?? String(Math.ceil(windowMs / 1000));
-      next(
-        new HttpError(429, 'too_many_requests', `Too many failed attempts; try again in ${retryAfter} seconds`, {
-          headers: { 'Retry-After': String(retryAfter) },
-        }),
-      );
-    },
-  });
-}
+export const DEFAULT_AUTH_LIMIT: RateLimitSettings = { maxFailures: 10, windowMs: 15 * 60 * 1000 };
+
+/** The name of the limit's counters in the failed_attempts collection. */
+export const AUTH_LIMIT_NAME = 'news-auth';

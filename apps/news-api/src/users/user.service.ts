@@ -1,5 +1,5 @@
 import { HttpError, notFound } from '@lib/errors';
-import { idSequence, insertWithSequenceId, revocableCache } from '@lib/mongo';
+import { idSequence, insertWithSequenceId, revocableCache, revocationLog } from '@lib/mongo';
 import { keysetAfter, takePage } from '@lib/paging';
 import type { Connection } from 'mongoose';
 import { hashPassword, verifyNothing, verifyPassword } from '../auth/passwords';
@@ -9,15 +9,18 @@ const emailTaken = (email: string) => new HttpError(409, 'email_taken', `A user 
 const missing = (id: number) => notFound(`User ${id} not found`);
 
 /**
- * How long the user behind a token is trusted without reading it again. Users deleted through this
- * process are refused at once; changes made by another process (another replica, a direct database
- * edit) are seen within this time.
+ * How long the user behind a token is trusted without reading it again. A deletion is published to
+ * the revocation log: refused at once in the process that made it and within REVOCATION_BOUND_MS
+ * (1 s) in every other replica. This lifetime is only the backstop for a direct database edit.
  */
 export const TOKEN_USER_TTL_MS = 10_000;
 
 export function userService(connection: Connection, options: { tokenUserTtlMs?: number } = {}) {
   const User = userModel(connection);
-  const tokenUsers = revocableCache<number, UserDoc>({ ttlMs: options.tokenUserTtlMs ?? TOKEN_USER_TTL_MS });
+  const tokenUsers = revocableCache<number, UserDoc>({
+    ttlMs: options.tokenUserTtlMs ?? TOKEN_USER_TTL_MS,
+    follow: { log: revocationLog(connection), scope: 'news-token-users', parseKey: Number },
+  });
   const ids = idSequence(connection, 'users');
 
   return {
@@ -70,13 +73,17 @@ export function userService(connection: Connection, options: { tokenUserTtlMs?: 
       return { total, ...takePage(fetched, limit) };
     },
 
+    /** Deletes the user; answers once every replica has been told to refuse its tokens. */
     async remove(id: number): Promise<void> {
+      let deletedCount: number;
       try {
-        const { deletedCount } = await User.deleteOne({ _id: id });
-        if (deletedCount === 0) throw missing(id);
-      } finally {
-        tokenUsers.forget(id); // also when the write failed: it may have been applied
+        ({ deletedCount } = await User.deleteOne({ _id: id }));
+      } catch (err) {
+        await tokenUsers.revoke(id).catch(() => undefined); // the write may have been applied
+        throw err;
       }
+      if (deletedCount === 0) throw missing(id);
+      await tokenUsers.revoke(id);
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { CommandStartedEvent } from 'mongodb';
 import type { Connection } from 'mongoose';
+import { REVOCATION_COLLECTION } from '../revocation-log';
 
 export interface LoggedCommand {
   /** The command name: find, insert, update, aggregate, count … */
@@ -21,7 +22,8 @@ const HANDSHAKE = new Set(['hello', 'isMaster', 'ismaster', 'ping', 'saslStart',
 
 /**
  * Logs every database command the connection sends (a round trip each), from the driver's command
- * monitoring. The connection must be opened with `monitorCommands: true`.
+ * monitoring, except those of the revocation log: its poll runs on a timer, not for a request.
+ * The connection must be opened with `monitorCommands: true`.
  */
 export function logCommands(connection: Connection): CommandLog {
   const client = connection.getClient();
@@ -31,6 +33,7 @@ export function logCommands(connection: Connection): CommandLog {
     if (HANDSHAKE.has(event.commandName)) return;
     const command = event.command as Record<string, unknown>;
     const target = command[event.commandName];
+    if (target === REVOCATION_COLLECTION) return;
     commands.push({ name: event.commandName, collection: typeof target === 'string' ? target : undefined, command });
   };
   client.on('commandStarted', listener);
