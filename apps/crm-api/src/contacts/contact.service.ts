@@ -11,6 +11,7 @@ import type { CrmPager, Page } from '../paging';
 import { assertContactRules, emailsOf, type ContactState } from './contact-rules';
 import { contactModel, type ContactDoc, type Property } from './contact.model';
 import type { ContactInput } from './contact.schemas';
+import { contactSlots, type SlotReservation } from './contact-slots';
 import { emailClaims } from './email-claims';
 
 const CAMPAIGN_LISTS = ['campaignStatus', 'unsubscribeStatus', 'emailBounceStatus'] as const;
@@ -48,20 +49,8 @@ export function contactService(connection: Connection, options: ContactServiceOp
   const Contact = contactModel(connection);
   const accounts = driverCollection(accountModel(connection));
   const claims = emailClaims(connection);
+  const slots = contactSlots(connection, options.contactLimit);
   const contactIds = idSequence(connection, 'contacts', { block: CONTACT_ID_BLOCK });
-
-  /**
-   * Reserves one contact slot of the account, atomically against the limit (406 when full). No
-   * recount here: a slot reserved by a create still in flight is not yet a stored contact, so a
-   * recount would hand that slot out twice and let concurrent creates pass the limit.
-   */
-  async function reserveSlot(account: number): Promise<void> {
-    const reserved = await accounts.updateOne({ _id: account, contact_count: { $lt: options.contactLimit } }, { $inc: { contact_count: 1 } });
-    if (reserved.matchedCount) return;
-    throw new HttpError(406, 'contact_limit_reached', `The account holds its limit of ${options.contactLimit} contacts`);
-  }
-
-  const releaseSlot = (account: number) => accounts.updateOne({ _id: account }, { $inc: { contact_count: -1 } });
 
   /**
    * The contact as stored, every field given (what the model's defaults would add), written with the
@@ -192,8 +181,10 @@ export function contactService(connection: Connection, options: ContactServiceOp
     findByEmails: (account: number, emails: string[]) => Contact.find({ account, emails: { $in: emails } }).sort({ _id: 1 }).lean<ContactDoc[]>(),
 
     /**
-     * C3 (and C4 without id): reserves a slot of the contact limit, claims the person's emails, and
-     * inserts; a refusal or failure at any step undoes the steps before it.
+     * C3 (and C4 without id): claims the person's emails, then reserves a slot of the contact limit
+     * (so the loser of an email race holds no slot), and inserts; a refusal or failure at any step
+     * undoes the steps before it. A create that dies midway leaves its claims and its reservation to
+     * expire (email-claims.ts, contact-slots.ts).
      */
     async create(owner: DomainUserDoc, input: ContactInput): Promise<ContactDoc> {
       const account = owner.account;
@@ -208,13 +199,15 @@ export function contactService(connection: Connection, options: ContactServiceOp
       assertCampaignLists(input);
       assertContactRules(state);
       await assertCompany(account, state.contact_company_id);
-      await reserveSlot(account);
       const emails = emailsOf(state.properties);
       const now = nowSeconds();
       let claimed: { id: number; emails: string[] } | undefined;
-      const releaseClaims = async () => {
-        if (claimed) await claims.release(account, claimed.id, claimed.emails);
-        claimed = undefined;
+      let slot: SlotReservation | undefined;
+      // undoes one attempt: its claims and its slot (an attempt whose id turned out taken, or the whole create)
+      const undo = async () => {
+        const [held, reserved] = [claimed, slot];
+        claimed = slot = undefined;
+        await Promise.all([held && claims.release(account, held.id, held.emails), reserved && slots.release(reserved)]);
       };
       let created: ContactDoc;
       try {
@@ -223,6 +216,7 @@ export function contactService(connection: Connection, options: ContactServiceOp
           contactIds,
           async (id): Promise<ContactDoc> => {
             if (state.type === 'PERSON') claimed = { id, emails: await claims.claim(account, id, emails) };
+            slot = await slots.reserve(account, id);
             return {
               _id: id,
               account,
@@ -243,12 +237,19 @@ export function contactService(connection: Connection, options: ContactServiceOp
               rev: 0,
             };
           },
-          { insert: insertContact, abandon: releaseClaims },
+          {
+            insert: async (doc) => {
+              slots.assertInTime(slot!);
+              return insertContact(doc);
+            },
+            abandon: undo,
+          },
         );
       } catch (err) {
-        await Promise.all([releaseSlot(account), releaseClaims()]);
+        await undo();
         throw err;
       }
+      await slots.settle(slot!);
       return dropDeletedCompany(created);
     },
 
@@ -279,7 +280,7 @@ export function contactService(connection: Connection, options: ContactServiceOp
       const { deletedCount } = await Contact.deleteOne({ _id: id, account });
       if (!deletedCount) return;
       await Promise.all([
-        releaseSlot(account),
+        slots.free(account),
         claims.releaseAll(id),
         Contact.updateMany({ account, contact_company_id: id }, { $set: { contact_company_id: null }, $inc: { rev: 1 } }),
         removeContactFromActivities(connection, account, id),
