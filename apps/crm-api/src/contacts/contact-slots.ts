@@ -42,19 +42,18 @@ export function contactSlots(connection: Connection, limit: number) {
    * Settles the expired reservations of an account: each keeps its slot when its contact was
    * stored (the create died after its insert), else gives it back. Each is settled by one
    * conditional update, so concurrent settlers (replicas) give a slot back once. Answers how many
-   * slots came back.
+   * expired reservations were seen (each settled by the time this returns, by this call or another).
    */
   async function reclaimExpired(account: number, reservations: Reservations = {}): Promise<number> {
-    let freed = 0;
-    for (const [token, r] of Object.entries(reservations).filter(([, r]) => r.until < Date.now())) {
+    const expired = Object.entries(reservations).filter(([, r]) => r.until < Date.now());
+    for (const [token, r] of expired) {
       const stored = (await Contact.exists({ _id: r.contact, account })) !== null;
-      const settled = await accounts.updateOne(
+      await accounts.updateOne(
         { _id: account, [reservationPath(token)]: { $exists: true } },
         { $unset: { [reservationPath(token)]: '' }, ...(!stored && { $inc: { contact_count: -1 } }) },
       );
-      if (settled.modifiedCount && !stored) freed++;
     }
-    return freed;
+    return expired.length;
   }
 
   async function tryReserve(account: number, contact: number): Promise<{ slot?: SlotReservation; reservations?: Reservations }> {
@@ -79,9 +78,9 @@ export function contactSlots(connection: Connection, limit: number) {
     async reserve(account: number, contact: number): Promise<SlotReservation> {
       const first = await tryReserve(account, contact);
       // expired reservations seen on the way are settled now, so dead creates never pile up on the account
-      const freed = await reclaimExpired(account, first.reservations);
+      const settled = await reclaimExpired(account, first.reservations);
       if (first.slot) return first.slot;
-      const second = freed ? await tryReserve(account, contact) : first;
+      const second = settled ? await tryReserve(account, contact) : first;
       if (second.slot) return second.slot;
       throw contactLimitReached(limit);
     },
