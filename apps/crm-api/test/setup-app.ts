@@ -1,3 +1,4 @@
+import type { FailedAttemptSettings } from '@lib/http';
 import { useServiceApp } from '@lib/http/testing';
 import request from 'supertest';
 import { accountModel } from '../src/accounts/account.model';
@@ -20,8 +21,11 @@ export interface TestUser {
  * A CRM app on this test file's own database, emptied before each test, plus helpers to make
  * accounts and users and to call the API as them.
  */
-export function setupCrmApp(options: { contactLimit?: number; monitorCommands?: boolean } = {}) {
-  const service = useServiceApp((deps) => createApp({ ...deps, contactLimit: options.contactLimit ?? 1000, cursorSecret: TEST_CURSOR_SECRET }), {
+export function setupCrmApp(options: { contactLimit?: number; monitorCommands?: boolean; authLimit?: FailedAttemptSettings } = {}) {
+  // The sweeps send hundreds of wrong credentials from one address; the limit itself is tested with
+  // its default in replicas.spec.ts.
+  const authLimit = options.authLimit ?? { maxFailures: 100_000, windowMs: 60_000 };
+  const service = useServiceApp((deps) => createApp({ ...deps, contactLimit: options.contactLimit ?? 1000, cursorSecret: TEST_CURSOR_SECRET, authLimit }), {
     monitorCommands: options.monitorCommands,
   });
 
