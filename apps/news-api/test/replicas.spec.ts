@@ -1,0 +1,98 @@
+import { useReplicas } from '@lib/http/testing';
+import { REVOCATION_BOUND_MS } from '@lib/mongo';
+import { DEFAULT_AUTH_LIMIT } from '../src/auth/rate-limit';
+import { userModel } from '../src/users/user.model';
+import { JWT_SECRET, MASTER_KEY } from './setup-app';
+import { PASSWORD, storeUser } from './sweep-fixture';
+
+// Three news-api processes on one database, each with its own token-user cache; no scheduled feed sync.
+const replicas = useReplicas({
+  entry: 'apps/news-api/src/main.ts',
+  replicas: 3,
+  env: { MASTER_KEY, JWT_SECRET, NEWS_SYNC_INTERVAL: '0' },
+});
+const ALL = [0, 1, 2];
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const { maxFailures } = DEFAULT_AUTH_LIMIT;
+
+// every test starts with no failed attempts counted for the test's address
+afterEach(() => replicas.db.connection.collection('failed_attempts').deleteMany({}));
+
+let seq = 0;
+const nextEmail = () => `u${++seq}@example.com`;
+const signIn = (i: number, email: string, password: string) => replicas.replica(i).post('/auth').auth(email, password).send({ access_token: MASTER_KEY });
+
+describe('news-api on three replicas: a deleted user is refused by every replica within 1 s', () => {
+  it('DELETE /users/:id on one replica: the cached token is refused there at once and on the others within the bound', async () => {
+    const admin = await storeUser(replicas.db.connection, nextEmail(), 'admin');
+    const bob = await storeUser(replicas.db.connection, nextEmail());
+    for (let round = 0; round < 2; round++) {
+      for (const i of ALL) expect((await replicas.replica(i).get('/news').set(bob.bearer)).status).toBe(200); // cached on every replica
+    }
+    expect((await replicas.replica(0).delete(`/users/${bob.id}`).set(admin.bearer)).status).toBe(204);
+    const acknowledged = Date.now();
+    expect((await replicas.replica(0).get('/news').set(bob.bearer)).status).toBe(401);
+    await pause(Math.max(0, acknowledged + REVOCATION_BOUND_MS - Date.now()));
+    for (const i of ALL) {
+      const res = await replicas.replica(i).get('/news').set(bob.bearer);
+      expect(res.status).toBe(401);
+      expect(res.body.error).toEqual({ code: 'unauthorized', message: 'The token is not valid' });
+    }
+  }, 60_000);
+});
+
+describe('news-api on three replicas: failed attempts are limited per client address across replicas', () => {
+  it('30 wrong passwords spread over the replicas: the allowed failures answer 401, then every replica answers 429', async () => {
+    const email = nextEmail();
+    await storeUser(replicas.db.connection, email);
+    const statuses: number[] = [];
+    for (let n = 0; n < 30; n++) statuses.push((await signIn(n % 3, email, `wrong-${n}`)).status);
+    expect(statuses).toEqual([...Array(maxFailures).fill(401), ...Array(30 - maxFailures).fill(429)]);
+    for (const i of ALL) {
+      const res = await signIn(i, email, PASSWORD); // the right password too
+      expect(res.status).toBe(429);
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+      expect(res.body.error).toEqual({ code: 'too_many_requests', message: expect.stringContaining('Too many failed attempts') });
+      expect(res.body.token).toBeUndefined();
+    }
+    // the limit is shared by every route that takes the master key
+    expect((await replicas.replica(1).post('/users').send({ email: nextEmail(), password: PASSWORD, access_token: MASTER_KEY })).status).toBe(429);
+    expect((await replicas.replica(2).post('/news/sync').send({ access_token: MASTER_KEY })).status).toBe(429);
+  }, 120_000);
+
+  /** Uses up all failed attempts but one, with a wrong master key (cheap: no password hash). */
+  async function failAllButOne(): Promise<void> {
+    for (let n = 0; n < maxFailures - 1; n++) {
+      expect((await replicas.next().post('/users').send({ email: nextEmail(), password: PASSWORD, access_token: 'wrong-master-key' })).status).toBe(401);
+    }
+  }
+  async function expectLastFailureThenBlocked(): Promise<void> {
+    expect((await replicas.next().post('/users').send({ email: nextEmail(), password: PASSWORD, access_token: 'wrong' })).status).toBe(401);
+    expect((await replicas.next().post('/users').send({ email: nextEmail(), password: PASSWORD, access_token: MASTER_KEY })).status).toBe(429);
+  }
+
+  it('15 concurrent correct sign-ins are never refused and never counted', async () => {
+    const email = nextEmail();
+    await storeUser(replicas.db.connection, email);
+    await failAllButOne();
+    const answers = await Promise.all(Array.from({ length: 15 }, (_, n) => signIn(n % 3, email, PASSWORD)));
+    expect(answers.map((res) => res.status)).toEqual(Array(15).fill(201));
+    expect(answers.every((res) => typeof res.body.token === 'string')).toBe(true);
+    await expectLastFailureThenBlocked();
+  }, 120_000);
+
+  it('150 concurrent POST /users with the master key are never refused with 429 and never counted', async () => {
+    // 20 new users and 130 for an email already taken (409): each new user costs a password hash
+    // (about 0.2 s of CPU), so most requests are refusals that are not authentication failures
+    const taken = nextEmail();
+    await storeUser(replicas.db.connection, taken);
+    await failAllButOne();
+    const fresh = Array.from({ length: 20 }, nextEmail);
+    const bodies = Array.from({ length: 150 }, (_, n) => ({ email: n < 20 ? fresh[n] : taken, password: PASSWORD, access_token: MASTER_KEY }));
+    const answers = await Promise.all(bodies.map((body) => replicas.next().post('/users').send(body)));
+    const count = (status: number) => answers.filter((res) => res.status === status).length;
+    expect({ created: count(201), taken: count(409), other: answers.length - count(201) - count(409) }).toEqual({ created: 20, taken: 130, other: 0 });
+    expect(await userModel(replicas.db.connection).countDocuments({ email: { $in: fresh } })).toBe(20);
+    await expectLastFailureThenBlocked();
+  }, 180_000);
+});
