@@ -3,7 +3,6 @@ import { isDeepStrictEqual } from 'node:util';
 import { HttpError, badRequest, conflict, validationFailed } from '@lib/errors';
 import { driverCollection, idSequence, insertWithSequenceId } from '@lib/mongo';
 import type { Connection } from 'mongoose';
-import { accountModel } from '../accounts/account.model';
 import type { DomainUserDoc } from '../accounts/domain-user.model';
 import { removeContactFromActivities } from '../activity-cleanup';
 import { forgetContactInDeals } from '../deals/deal-contacts';
@@ -47,7 +46,6 @@ export interface ContactServiceOptions {
 
 export function contactService(connection: Connection, options: ContactServiceOptions) {
   const Contact = contactModel(connection);
-  const accounts = driverCollection(accountModel(connection));
   const claims = emailClaims(connection);
   const slots = contactSlots(connection, options.contactLimit);
   const contactIds = idSequence(connection, 'contacts', { block: CONTACT_ID_BLOCK });
@@ -239,7 +237,7 @@ export function contactService(connection: Connection, options: ContactServiceOp
           },
           {
             insert: async (doc) => {
-              slots.assertInTime(slot!);
+              if (slot) slots.assertInTime(slot);
               return insertContact(doc);
             },
             abandon: undo,
@@ -249,7 +247,7 @@ export function contactService(connection: Connection, options: ContactServiceOp
         await undo();
         throw err;
       }
-      await slots.settle(slot!);
+      if (slot) await slots.settle(slot);
       return dropDeletedCompany(created);
     },
 
