@@ -129,8 +129,8 @@ export function feedSync({ connection, logger, publishers, limits = DEFAULT_FETC
   }
 
   /** Runs a sync holding the lease, and records it as the last run unless it was stopped; frees the lease either way. */
-  async function runHolding(lease: HeldLease): Promise<SyncReport> {
-    const stopped = AbortSignal.any([stopping.signal, lease.lost]);
+  async function runHolding(lease: HeldLease, stop: AbortSignal): Promise<SyncReport> {
+    const stopped = AbortSignal.any([stop, lease.lost]);
     try {
       const startedAt = new Date();
       const sources = await Promise.all(publishers.map((publisher) => syncPublisher(publisher, stopped)));
@@ -148,24 +148,24 @@ export function feedSync({ connection, logger, publishers, limits = DEFAULT_FETC
    * without one (stopped, or its replica died and the lease expired). The lease is read before the
    * report, which is written before the lease is freed: a run that ended is never missed.
    */
-  async function awaitRun(holder: string): Promise<SyncReport | undefined> {
+  async function awaitRun(holder: string, stop: AbortSignal): Promise<SyncReport | undefined> {
     for (;;) {
       const held = (await leaseHolder(connection, SYNC_LEASE)) === holder;
       const last = await SyncRun.findById(LAST_RUN).lean<SyncRunDoc>();
       if (last?.run === holder) return last.report;
       if (!held) return undefined;
-      await sleep(pollMs, undefined, { signal: stopping.signal }).catch(() => undefined);
-      if (stopping.signal.aborted) throw syncInterrupted();
+      await sleep(pollMs, undefined, { signal: stop }).catch(() => undefined);
+      if (stop.aborted) throw syncInterrupted();
     }
   }
 
-  async function runOrJoin(): Promise<SyncReport> {
+  async function runOrJoin(stop: AbortSignal): Promise<SyncReport> {
     for (;;) {
-      if (stopping.signal.aborted) throw syncInterrupted();
+      if (stop.aborted) throw syncInterrupted();
       const lease = await tryLease(connection, SYNC_LEASE, { ttlMs: leaseMs });
-      if (lease) return runHolding(lease);
+      if (lease) return runHolding(lease, stop);
       const holder = await leaseHolder(connection, SYNC_LEASE);
-      const report = holder && (await awaitRun(holder));
+      const report = holder && (await awaitRun(holder, stop));
       if (report) return report;
       // that run ended without a report (or the lease was freed meanwhile): take the lease and run
     }
@@ -187,7 +187,7 @@ export function feedSync({ connection, logger, publishers, limits = DEFAULT_FETC
 
     /** Runs a sync, or joins the one in progress on any replica, and reports what each publisher gave; a stopped run is a 503 `sync_interrupted`. */
     run(): Promise<SyncReport> {
-      return running ?? track(runOrJoin());
+      return running ?? track(runOrJoin(stopping.signal));
     },
 
     /**
@@ -195,15 +195,17 @@ export function feedSync({ connection, logger, publishers, limits = DEFAULT_FETC
      * any replica) and none is running; answers its report, or undefined when no sync was due.
      */
     async runIfDue(intervalMs: number): Promise<SyncReport | undefined> {
-      if (running || stopping.signal.aborted || !(await due(intervalMs))) return undefined;
+      // the stop signal as of this call: a stop() meanwhile must cancel this look, not a later one
+      const stop = stopping.signal;
+      if (running || stop.aborted || !(await due(intervalMs))) return undefined;
       const lease = await tryLease(connection, SYNC_LEASE, { ttlMs: leaseMs });
       if (!lease) return undefined;
-      // another replica may have finished a run between the check and the lease
-      if (running || !(await due(intervalMs))) {
+      // stopped meanwhile, or another replica finished a run between the check and the lease
+      if (running || stop.aborted || !(await due(intervalMs))) {
         await lease.release();
         return undefined;
       }
-      return track(runHolding(lease));
+      return track(runHolding(lease, stop));
     },
 
     /** Cancels the fetches of a run in progress (recording nothing), frees its lease and waits for it to end. */
