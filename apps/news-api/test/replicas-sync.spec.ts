@@ -45,11 +45,20 @@ const syncOn = (i: number) => replicas.replica(i).post('/news/sync').set('Author
 const lastRun = () => syncRunModel(replicas.db.connection).findById('last').lean();
 const sourceErrors = async () => (await sourceModel(replicas.db.connection).find().lean()).filter((s) => s.last_error).map((s) => s.last_error);
 
+const isReady = (i: number) => replicas.replica(i).get('/readyz').timeout(5_000).then((res) => res.status === 200, () => false);
+
 describe('news-api on three replicas: one feed sync per cluster', () => {
   let killed: number | undefined;
+  // every test starts with three live replicas; one found down is reported with its output (and restarted for the next test)
+  let down: number[] = [];
+  beforeEach(async () => {
+    down = (await Promise.all(ALL.map(async (i) => ((await isReady(i)) ? -1 : i)))).filter((i) => i >= 0);
+    if (down.length) throw new Error(down.map((i) => `replica ${i} is down; its last output:\n${replicas.output(i)}`).join('\n'));
+  }, 30_000);
   afterEach(async () => {
-    if (killed !== undefined) await replicas.restart(killed);
+    for (const i of new Set([...down, ...(killed === undefined ? [] : [killed])])) await replicas.restart(i);
     killed = undefined;
+    down = [];
     feeds.set('/slow.xml', { body: SLOW_FEED, delayMs: 300 });
   }, 60_000);
 
