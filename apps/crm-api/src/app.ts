@@ -1,10 +1,12 @@
-import { buildServiceApp, failedAttemptLimit, negotiate, type FailedAttemptSettings, type ServiceDeps } from '@lib/http';
+import { buildServiceApp, disregardAccept, failedAttemptLimit, negotiate, type FailedAttemptSettings, type ServiceDeps } from '@lib/http';
 import { databaseReady } from '@lib/mongo';
 import type { AnyRoute } from '@lib/validation';
 import type { RequestHandler } from 'express';
 import { accountService } from './accounts/account.service';
 import { userRoutes } from './accounts/user.routes';
 import { basicAuth } from './auth/basic-auth';
+import { bulkRoutes } from './bulk/bulk.routes';
+import { bulkService } from './bulk/bulk.service';
 import { contactPresenter } from './contacts/contact.presenter';
 import { contactRoutes } from './contacts/contact.routes';
 import { contactService } from './contacts/contact.service';
@@ -13,6 +15,8 @@ import { crmPager } from './paging';
 import { contactLinks } from './contact-links';
 import { eventRoutes } from './events/event.routes';
 import { eventService } from './events/event.service';
+import { filterRoutes } from './filters/filter.routes';
+import { filterService } from './filters/filter.service';
 import { noteRoutes } from './notes/note.routes';
 import { noteService, type DealsExist } from './notes/note.service';
 import { taskPresenter } from './tasks/task.presenter';
@@ -48,9 +52,25 @@ const acceptable: RequestHandler = (req, _res, next) => {
   next();
 };
 
+/** Deletes, and routes whose every success is a 204: their answer does not depend on Accept. */
+const bodiless = (route: AnyRoute) =>
+  route.method === 'delete' || Object.keys(route.responses).every((status) => !status.startsWith('2') || status === '204');
+
+/** Every body a route takes as JSON it also takes as XML (`application/xml`, `text/xml`): the Java client sends XML. */
+function withXml(request: AnyRoute['request']): AnyRoute['request'] {
+  if (!request?.body) return request;
+  const types = request.bodyTypes ?? ['json'];
+  return types.includes('json') ? { ...request, bodyTypes: [...types, 'xml'] } : request;
+}
+
 /** Every /dev/api route needs HTTP Basic credentials; the OpenAPI document says so per route. */
 const protect = (auth: RequestHandler, routes: AnyRoute[]): AnyRoute[] =>
-  routes.map((route) => ({ ...route, before: [auth, acceptable, ...(route.before ?? [])], security: ['basic'] }));
+  routes.map((route) => ({
+    ...route,
+    request: withXml(route.request),
+    before: [auth, bodiless(route) ? disregardAccept : acceptable, ...(route.before ?? [])],
+    security: ['basic'],
+  }));
 
 /** Builds the CRM service without listening. */
 export function createApp({ connection, logger, lifecycle, contactLimit, cursorSecret, defaultMilestones = DEFAULT_MILESTONES, authLimit = DEFAULT_AUTH_LIMIT }: CrmAppConfig) {
@@ -63,9 +83,10 @@ export function createApp({ connection, logger, lifecycle, contactLimit, cursorS
   const auth = basicAuth(accounts, failedAttemptLimit(connection, 'crm-basic-auth', authLimit));
   const links = contactLinks(connection, presentContact);
   const dealsExist: DealsExist = async (account, ids) => (await dealModel(connection).countDocuments({ account, _id: { $in: ids } })) === ids.length;
-  const notes = noteService(connection, { pager, links, dealsExist });
+  const notes = noteService(connection, { pager, links, dealsExist, accounts });
   const tasks = taskService(connection, { pager, links, accounts });
   const events = eventService(connection, { pager, links });
+  const presentDeal = dealPresenter(connection, accounts, presentContact);
   return buildServiceApp({
     logger,
     lifecycle,
@@ -73,10 +94,12 @@ export function createApp({ connection, logger, lifecycle, contactLimit, cursorS
       ...userRoutes(accounts),
       ...contactRoutes(contacts, accounts, presentContact),
       ...trackRoutes(tracks),
-      ...dealRoutes(deals, tracks, contacts, dealPresenter(connection, accounts, presentContact)),
+      ...dealRoutes(deals, tracks, contacts, presentDeal),
       ...noteRoutes(notes, contacts),
       ...taskRoutes(tasks, contacts, taskPresenter(accounts, links)),
       ...eventRoutes(events, links),
+      ...bulkRoutes(bulkService(contacts, accounts)),
+      ...filterRoutes(filterService(connection, pager), presentContact, presentDeal),
     ]),
     errorFormat: crmErrorBody,
     errorSend: sendCrmError,

@@ -1,5 +1,6 @@
-import { CursorCodec, keysetAfter, markFirstAndLast, sortOf, takePage, type SortKey } from '@lib/paging';
-import { queryInt, z } from '@lib/validation';
+import { HttpError } from '@lib/errors';
+import { CursorCodec, keysetAfter, markFirstAndLast, orderFromText, orderText, sortKeysOf, sortOf, takePage, type SortKey } from '@lib/paging';
+import { queryEnum, queryInt, z } from '@lib/validation';
 import type { Model } from 'mongoose';
 
 export const DEFAULT_PAGE_SIZE = 20;
@@ -31,7 +32,33 @@ export const BY_CREATION: SortKey[] = [
   { field: 'created_time', direction: 1 },
   { field: '_id', direction: 1 },
 ];
-const position = z.strictObject({ k: z.array(z.number()) });
+/**
+ * `global_sort_key` of the contact, company and deal lists, as the original documents it: a field,
+ * `-` in front for descending. Each has an index per list (see the models).
+ */
+export const SORT_KEYS = ['created_time', '-created_time', 'updated_time', '-updated_time'] as const;
+export type SortKeyName = (typeof SORT_KEYS)[number];
+export const sortParam = queryEnum(SORT_KEYS).optional().meta({
+  description: 'Order of the list: created_time or updated_time, `-` in front for newest first (default created_time). A cursor keeps the order it was issued for.',
+});
+
+/** The keyset order of a `global_sort_key` (creation order when none is sent). */
+export const orderOf = (key: SortKeyName | undefined): SortKey[] => (key ? sortKeysOf(key) : BY_CREATION);
+
+/** What a cursor carries: the sort values of the last item (`k`) and the order it was issued for (`o`). */
+const position = z.strictObject({ k: z.array(z.number()), o: z.string().max(200) });
+
+const otherOrder = () =>
+  new HttpError(400, 'invalid_cursor', 'cursor: was issued for another order (global_sort_key); start again without a cursor or send the same order', {
+    details: [{ field: 'cursor', message: 'belongs to another sort order' }],
+  });
+
+/** `page_size`, `cursor` and, on lists that take it, `global_sort_key`. */
+export interface SortedPageParams {
+  page_size: number;
+  cursor?: string;
+  global_sort_key?: SortKeyName;
+}
 
 export interface Page<T> {
   items: T[];
@@ -44,30 +71,53 @@ export interface Page<T> {
  * Keyset paging for every CRM list, in any order of numeric fields ending with `_id` (creation
  * order unless told): fetches `page_size + 1` after the cursor's position, counts the matches,
  * and signs the next cursor for exactly this list (`scope`) and order, so it cannot be replayed on
- * another list, order or account.
+ * another list, order or account. With `orderFromCursor`, a cursor's own order wins over the
+ * default (a client that sent `global_sort_key` on the first page only keeps its order); an order
+ * the request names explicitly must be the cursor's (400 otherwise).
  */
 export function crmPager(secret: string) {
   const cursors = new CursorCodec(secret);
+
+  async function page<T extends { _id: number }>(
+    model: Model<T>,
+    filter: Record<string, unknown>,
+    params: { page_size: number; cursor?: string },
+    scope: string,
+    requested: SortKey[] = BY_CREATION,
+    orderFromCursor = false,
+  ): Promise<Page<T>> {
+    let order = requested;
+    let after: number[] | undefined;
+    if (params.cursor) {
+      const decoded = cursors.decode(params.cursor, position, scope);
+      const carried = orderFromText(decoded.o);
+      if (!carried || carried.length !== decoded.k.length) throw otherOrder();
+      if (orderText(carried) !== orderText(requested) && !orderFromCursor) throw otherOrder();
+      order = carried;
+      after = decoded.k;
+    }
+    const query = after ? { $and: [filter, keysetAfter(order, after)] } : filter;
+    const [count, fetched] = await Promise.all([
+      model.countDocuments(filter),
+      model.find(query).sort(sortOf(order)).limit(params.page_size + 1).lean<T[]>(),
+    ]);
+    const { items, hasMore } = takePage(fetched, params.page_size);
+    const last = items[items.length - 1] as Record<string, unknown> | undefined;
+    const next = hasMore && last ? cursors.encode({ k: order.map(({ field }) => Number(last[field])), o: orderText(order) }, scope) : undefined;
+    return { items, count, next };
+  }
+
   return {
-    async page<T extends { _id: number }>(
+    page,
+
+    /** A list that takes `global_sort_key`: the sent key, else the cursor's order, else creation order. */
+    sorted<T extends { _id: number }>(
       model: Model<T>,
       filter: Record<string, unknown>,
-      params: { page_size: number; cursor?: string },
+      params: SortedPageParams,
       scope: string,
-      order: SortKey[] = BY_CREATION,
     ): Promise<Page<T>> {
-      const fields = order.map((key) => key.field);
-      const signedScope = `${scope}|${fields.join(',')}`;
-      const after = params.cursor ? cursors.decode(params.cursor, position, signedScope).k : undefined;
-      const query = after ? { $and: [filter, keysetAfter(order, after)] } : filter;
-      const [count, fetched] = await Promise.all([
-        model.countDocuments(filter),
-        model.find(query).sort(sortOf(order)).limit(params.page_size + 1).lean<T[]>(),
-      ]);
-      const { items, hasMore } = takePage(fetched, params.page_size);
-      const last = items[items.length - 1] as Record<string, unknown> | undefined;
-      const next = hasMore && last ? cursors.encode({ k: fields.map((field) => Number(last[field])) }, signedScope) : undefined;
-      return { items, count, next };
+      return page(model, filter, params, scope, orderOf(params.global_sort_key), params.global_sort_key === undefined);
     },
   };
 }

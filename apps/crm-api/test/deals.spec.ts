@@ -175,13 +175,13 @@ describe('D3: create', () => {
     expect((await stored(theirs.id))!.account).toBe(zed.account);
   });
 
-  it('answers XML when asked: <deal> with repeated contacts elements', async () => {
+  it('answers XML when asked: <opportunity> (the original\'s name) with repeated contacts elements', async () => {
     const al = await h.contact(ann, 'Al');
     const res = await ctx.as(ann).post(BASE).set('Accept', 'application/xml').send(h.dealBody(ann, sales, { contact_ids: [al.id] }));
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/xml/);
-    const xml = parseXml(res.text).end({ format: 'object' }) as unknown as { deal: Record<string, unknown> };
-    expect(xml.deal).toMatchObject({ name: 'Big deal', milestone: 'Lead', track: 'Sales', entity_type: 'deal', contact_ids: String(al.id), contacts: { id: String(al.id), type: 'PERSON' } });
+    const xml = parseXml(res.text).end({ format: 'object' }) as unknown as { opportunity: Record<string, unknown> };
+    expect(xml.opportunity).toMatchObject({ name: 'Big deal', milestone: 'Lead', track: 'Sales', entity_type: 'deal', contact_ids: String(al.id), contacts: { id: String(al.id), type: 'PERSON' } });
   });
 
   it('errors answer XML when XML was asked for', async () => {
@@ -417,8 +417,8 @@ describe('the notes of a deal (spec: "notes (list)" seen in deal responses)', ()
       ['B', [String(n1.id)]],
       ['C', []],
     ]);
-    const xml = parseXml((await ctx.as(ann).get(`${BASE}/${b.id}`).set('Accept', 'application/xml')).text).end({ format: 'object' }) as unknown as { deal: Record<string, unknown> };
-    expect(xml.deal.notes).toBe(String(n1.id));
+    const xml = parseXml((await ctx.as(ann).get(`${BASE}/${b.id}`).set('Accept', 'application/xml')).text).end({ format: 'object' }) as unknown as { opportunity: Record<string, unknown> };
+    expect(xml.opportunity.notes).toBe(String(n1.id));
   });
 
   it('notes are read-only on a deal: sent back to D4 they are ignored; a note unrelated from the deal leaves the list', async () => {
@@ -476,13 +476,13 @@ describe('D1 and D10: lists and paging', () => {
     expect(res.body).toEqual([]);
   });
 
-  it('D1 in XML: deals with repeated deal elements, count and cursor', async () => {
+  it('D1 in XML: a <collection> with repeated <opportunity> elements, count and cursor', async () => {
     await seed();
     const res = await ctx.as(ann).get(`${BASE}?page_size=2`).set('Accept', 'application/xml');
-    const xml = parseXml(res.text).end({ format: 'object' }) as unknown as { deals: { deal: Record<string, unknown>[] } };
-    expect(xml.deals.deal).toHaveLength(2);
-    expect(xml.deals.deal[0]).toMatchObject({ name: 'D0', count: '5' });
-    expect(xml.deals.deal[1]).toMatchObject({ name: 'D1', cursor: expect.any(String) });
+    const xml = parseXml(res.text).end({ format: 'object' }) as unknown as { collection: { opportunity: Record<string, unknown>[] } };
+    expect(xml.collection.opportunity).toHaveLength(2);
+    expect(xml.collection.opportunity[0]).toMatchObject({ name: 'D0', count: '5' });
+    expect(xml.collection.opportunity[1]).toMatchObject({ name: 'D1', cursor: expect.any(String) });
   });
 
   it('a bad page_size or a forged, foreign or other-list cursor is a 400', async () => {
@@ -548,10 +548,10 @@ describe('D8 and D9: deals by milestone', () => {
     await h.createDeal(ann, spaced, { milestone: 'Closed Won', name: 'X' });
     const res = await ctx.as(ann).get(`${BASE}/byPipeline/based?pipeline_id=${spaced.id}`).set('Accept', 'application/xml');
     expect(res.status).toBe(200);
-    const xml = parseXml(res.text).end({ format: 'object' }) as unknown as { milestones: { milestone: Array<{ name: string; deals?: { name: string } }> } };
+    const xml = parseXml(res.text).end({ format: 'object' }) as unknown as { milestones: { milestone: Array<{ name: string; opportunity?: { name: string } }> } };
     expect(xml.milestones.milestone.map((m) => m.name)).toEqual(['Closed Won', 'Lost']);
-    expect(xml.milestones.milestone[0].deals).toMatchObject({ name: 'X' });
-    expect(xml.milestones.milestone[1].deals).toBeUndefined();
+    expect(xml.milestones.milestone[0].opportunity).toMatchObject({ name: 'X' });
+    expect(xml.milestones.milestone[1].opportunity).toBeUndefined();
   });
 });
 
@@ -578,7 +578,7 @@ describe('D11 and D12', () => {
     expect(ids((await ctx.as(bea).get(`${BASE}/my/deals`)).body)).toEqual([hers.id]);
     expect((await ctx.as(zed).get(`${BASE}/my/deals`)).body).toEqual([]);
     const xml = await ctx.as(bea).get(`${BASE}/my/deals`).set('Accept', 'application/xml');
-    expect(xml.text).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?><deals><deal><id>\d+<\/id>/);
+    expect(xml.text).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?><collection><opportunity><id>\d+<\/id>/);
   });
 });
 

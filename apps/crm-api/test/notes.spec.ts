@@ -40,6 +40,7 @@ describe('N1: POST /dev/api/notes', () => {
       subject: 'Call',
       description: 'Talked about Q3',
       contacts: [String(a.id), String(b.id)],
+      owner_id: ann.id,
       entity_type: 'note',
     });
     expect(res.body.created_time).toBeGreaterThanOrEqual(before);
@@ -174,7 +175,7 @@ describe('N3: GET /dev/api/contacts/{contact_id}/notes', () => {
     ]);
     const xml = await ctx.as(ann).get(`/dev/api/contacts/${a.id}/notes`).set('Accept', 'application/xml');
     expect(xml.status).toBe(200);
-    const notes = (xmlOf(xml) as { notes: { note: Array<Record<string, unknown>> } }).notes.note;
+    const notes = (xmlOf(xml) as { collection: { note: Array<Record<string, unknown>> } }).collection.note;
     expect(notes.map((n) => n.subject)).toEqual(['one', 'three']);
     expect(notes[1].contacts).toEqual([String(b.id), String(a.id)]);
   });
@@ -299,6 +300,7 @@ describe('notes on deals', () => {
       description: 'Sent',
       contacts: [String(a.id)],
       deal_ids: ['11', '12'],
+      owner_id: ann.id,
       entity_type: 'note',
     });
     await createNote(ann, { subject: 'other', description: 'D' });

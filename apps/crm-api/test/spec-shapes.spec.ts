@@ -14,7 +14,7 @@ const DOMAIN_USER = ['id', 'domain', 'email', 'is_admin', 'is_account_owner', 'i
 const CONTACT = ['id', 'type', 'tags', 'lead_score', 'star_value', 'properties', 'campaignStatus', 'unsubscribeStatus', 'emailBounceStatus', 'created_time', 'updated_time', 'tags_with_time_json', 'domainUser'];
 const PERSON_IN_COMPANY = [...CONTACT, 'contact_company_id'];
 const DEAL = ['id', 'name', 'description', 'expected_value', 'pipeline_id', 'milestone', 'probability', 'close_date', 'created_time', 'updated_time', 'owner_id', 'contact_ids', 'contacts', 'custom_data', 'notes', 'entity_type', 'track', 'owner'];
-const NOTE = ['id', 'created_time', 'updated_time', 'subject', 'description', 'contacts', 'entity_type'];
+const NOTE = ['id', 'created_time', 'updated_time', 'subject', 'description', 'contacts', 'owner_id', 'entity_type'];
 const TASK = ['id', 'subject', 'type', 'priority_type', 'due', 'status', 'progress', 'is_complete', 'contacts', 'notes', 'owner_id', 'taskOwner', 'created_time', 'updated_time', 'entity_type'];
 const EVENT = ['id', 'title', 'start', 'end', 'allDay', 'color', 'is_event_starred', 'contacts', 'created_time', 'updated_time'];
 const TRACK = ['id', 'name', 'milestones'];
@@ -166,17 +166,17 @@ describe('XML root and item names of every endpoint that answers a body', () => 
     ['C10', (as) => as.get(`/dev/api/contacts/${person1.id}/tasks/sort`), 'tasks', 'task'],
     ['C11', (as) => as.post('/dev/api/contacts/add/property?email=ann@x.test').send({ type: 'SYSTEM', name: 'title', value: 'CEO' }), 'contact', null],
     ['C12', (as) => form(as, '/dev/api/contacts/change-owner', { owner_email: 'ann@acme.test', contact_id: String(person1.id) }), 'contact', null],
-    ['D1', (as) => as.get('/dev/api/opportunity'), 'deals', 'deal'],
-    ['D2', (as) => as.get(`/dev/api/opportunity/${deal.id}`), 'deal', null],
-    ['D4', (as) => as.put('/dev/api/opportunity').send({ ...deal, probability: 5 }), 'deal', null],
+    ['D1', (as) => as.get('/dev/api/opportunity'), 'collection', 'opportunity'],
+    ['D2', (as) => as.get(`/dev/api/opportunity/${deal.id}`), 'opportunity', null],
+    ['D4', (as) => as.put('/dev/api/opportunity').send({ ...deal, probability: 5 }), 'opportunity', null],
     ['D8', (as) => as.get('/dev/api/opportunity/byMilestone'), 'milestones', 'milestone'],
     ['D9', (as) => as.get(`/dev/api/opportunity/byPipeline/based?pipeline_id=${track.id}`), 'milestones', 'milestone'],
-    ['D10', (as) => as.get('/dev/api/opportunity/based?pipeline_id=1'), 'deals', 'deal'],
-    ['D11', (as) => as.get(`/dev/api/contacts/${person1.id}/deals`), 'deals', 'deal'],
-    ['D12', (as) => as.get('/dev/api/opportunity/my/deals'), 'deals', 'deal'],
+    ['D10', (as) => as.get('/dev/api/opportunity/based?pipeline_id=1'), 'collection', 'opportunity'],
+    ['D11', (as) => as.get(`/dev/api/contacts/${person1.id}/deals`), 'collection', 'opportunity'],
+    ['D12', (as) => as.get('/dev/api/opportunity/my/deals'), 'collection', 'opportunity'],
     ['D7', (as) => as.post('/dev/api/opportunity/bulk').send({ ids: [999_999] }), 'result', null],
     ['N1', (as) => as.post('/dev/api/notes').send({ subject: 'S', description: 'D' }), 'note', null],
-    ['N3', (as) => as.get(`/dev/api/contacts/${person1.id}/notes`), 'notes', 'note'],
+    ['N3', (as) => as.get(`/dev/api/contacts/${person1.id}/notes`), 'collection', 'note'],
     ['T1', (as) => as.get('/dev/api/tasks'), 'tasks', 'task'],
     ['T2', (as) => as.get('/dev/api/tasks/all'), 'tasks', 'task'],
     ['T4', (as) => as.get('/dev/api/tasks/my/tasks'), 'tasks', 'task'],

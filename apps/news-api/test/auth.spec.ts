@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
 import { JWT_SECRET, MASTER_KEY, setupNewsApp } from './setup-app';
@@ -104,6 +105,41 @@ describe('tokens', () => {
     expect(res.body.error).toEqual({ code: 'unauthorized', message: 'The token is not valid' });
   });
 
+  describe('claims (lifetime 3600 s, clock skew 30 s)', () => {
+    const now = () => Math.floor(Date.now() / 1000);
+    const claims = (overrides: Record<string, unknown>) => ({ iss: 'news-api', sub: String(userId), iat: now(), exp: now() + 60, ...overrides });
+
+    it.each([
+      ['no exp', () => signRaw(JSON.stringify(claims({ exp: undefined })))],
+      ['exp: 1e309 (Infinity once parsed)', () => signRaw(JSON.stringify(claims({})).replace(/"exp":\d+/, '"exp":1e309'))],
+      ['an exp a year ahead', () => signRaw(JSON.stringify(claims({ exp: now() + 365 * 86400 })))],
+      ['an exp beyond the lifetime plus the skew', () => signRaw(JSON.stringify(claims({ exp: now() + 3600 + 120 })))],
+      ['an exp that is a string', () => signRaw(JSON.stringify(claims({ exp: String(now() + 60) })))],
+      ['no iat', () => signRaw(JSON.stringify(claims({ iat: undefined })))],
+      ['an iat in the future', () => signRaw(JSON.stringify(claims({ iat: now() + 120 })))],
+      ['a numeric sub', () => signRaw(JSON.stringify(claims({ sub: userId })))],
+      ['sub 0', () => signRaw(JSON.stringify(claims({ sub: '0' })))],
+      ['a sub beyond the largest safe integer', () => signRaw(JSON.stringify(claims({ sub: '9007199254740993' })))],
+      ['a sub with a sign', () => signRaw(JSON.stringify(claims({ sub: `+${userId}` })))],
+      ['no sub', () => signRaw(JSON.stringify(claims({ sub: undefined })))],
+    ])('answer 401 with the challenge for %s', async (_case, make) => {
+      const res = await me(make());
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ error: { code: 'unauthorized', message: 'The token is not valid' } });
+      expect(res.headers['www-authenticate']).toBe('Bearer realm="news", error="invalid_token"');
+    });
+
+    it.each([
+      ['the full lifetime', () => claims({ exp: now() + 3600 })],
+      ['an exp ahead within the skew', () => claims({ exp: now() + 3600 + 20 })],
+      ['an iat ahead within the skew', () => claims({ iat: now() + 20 })],
+    ])('accept a token with %s', async (_case, make) => {
+      const res = await me(signRaw(JSON.stringify(make())));
+      expect(res.status).toBe(200);
+      expect(res.body.email).toBe('ana@example.com');
+    });
+  });
+
   it('stop working once the user is deleted', async () => {
     const token = await ctx.signIn('ana@example.com');
     await ctx.User.deleteOne({ _id: userId });
@@ -125,4 +161,12 @@ function tamper(token: string, claims: object): string {
   const [header, payload, signature] = token.split('.');
   const changed = { ...JSON.parse(Buffer.from(payload, 'base64url').toString()), ...claims };
   return [header, Buffer.from(JSON.stringify(changed)).toString('base64url'), signature].join('.');
+}
+
+/** An HS256 token over exactly this payload text (jwt.sign cannot write Infinity or omit iat). */
+function signRaw(payload: string): string {
+  const header = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
+  const body = Buffer.from(payload).toString('base64url');
+  const signature = createHmac('sha256', JWT_SECRET).update(`${header}.${body}`).digest('base64url');
+  return `${header}.${body}.${signature}`;
 }

@@ -1,3 +1,4 @@
+import { XML_MEDIA_TYPES } from '@lib/validation';
 import express, { type RequestHandler } from 'express';
 
 export interface BodyLimits {
@@ -8,12 +9,15 @@ export interface BodyLimits {
 /**
  * JSON and urlencoded-form parsers with a size limit. Forms are parsed flat (`extended: false`), so
  * `a[b]=1` stays a plain key instead of becoming a nested object; array fields of form calls are
- * JSON-array text, decoded by the route schema (`formArray`).
+ * JSON-array text, decoded by the route schema (`formArray`). XML is read as text here and parsed by
+ * the route (`xmlInput`), which knows the schema the elements must fill; routes that take no XML
+ * answer it 415.
  */
 export function bodyParsers({ limit = '100kb' }: BodyLimits = {}): RequestHandler[] {
   return [
     express.json({ limit, strict: true, type: ['application/json', 'application/*+json'] }),
     express.urlencoded({ limit, extended: false, parameterLimit: 200 }),
+    express.text({ limit, type: XML_MEDIA_TYPES }),
   ];
 }
 

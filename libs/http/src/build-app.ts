@@ -6,6 +6,7 @@ import { healthRoutes } from './health';
 import type { Lifecycle } from './lifecycle';
 import { httpLogger, type Logger } from './logger';
 import { securityHeaders } from './security-headers';
+import { trustOneProxyHop } from './trust-proxy';
 
 export interface ServiceAppOptions {
   logger: Logger;
@@ -39,7 +40,7 @@ export function routeTable(app: Express): AnyRoute[] {
 export function buildServiceApp(options: ServiceAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  app.set('trust proxy', trustOneProxyHop);
   app.use(securityHeaders({}, options.responseHeaders));
   app.use(httpLogger(options.logger));
 

@@ -1,7 +1,7 @@
 import { errorHandler } from '@lib/errors';
 import express from 'express';
 import request from 'supertest';
-import { negotiate, send, type MediaKind } from './negotiate';
+import { disregardAccept, negotiate, send, type MediaKind } from './negotiate';
 
 const contacts = [
   { id: 1, name: 'Ada', tags: ['vip'] },
@@ -11,6 +11,7 @@ const contacts = [
 const app = express();
 app.get('/json-first', (req, res) => send(req, res, 200, contacts, { root: 'contacts', item: 'contact' }));
 app.get('/xml-first', (req, res) => send(req, res, 200, contacts, { root: 'contacts', item: 'contact', fallback: 'xml' }));
+app.delete('/gone', disregardAccept, (req, res) => send(req, res, 200, { deleted: [1] }, { root: 'result' }));
 app.get('/created', (req, res) => send(req, res, 201, { id: 3 }, { root: 'contact' }));
 app.get('/kind/:fallback', (req, res) => {
   res.json({ kind: negotiate(req, req.params.fallback as MediaKind) });
@@ -18,6 +19,18 @@ app.get('/kind/:fallback', (req, res) => {
 app.use(errorHandler({ format: (e) => ({ code: e.code, message: e.message }) }));
 
 const XML_LIST = '<?xml version="1.0" encoding="UTF-8"?><contacts><contact><id>1</id><name>Ada</name><tags>vip</tags></contact><contact><id>2</id><name>Bob</name></contact></contacts>';
+
+describe('disregardAccept', () => {
+  it('answers JSON instead of 406 for an Accept naming neither, and still honours XML', async () => {
+    const plain = await request(app).delete('/gone').set('Accept', 'text/plain');
+    expect(plain.status).toBe(200);
+    expect(plain.body).toEqual({ deleted: [1] });
+    const xml = await request(app).delete('/gone').set('Accept', 'application/xml');
+    expect(xml.text).toContain('<result><deleted>1</deleted></result>');
+    const refused = await request(app).get('/created').set('Accept', 'text/plain');
+    expect(refused.status).toBe(406);
+  });
+});
 
 describe('negotiate', () => {
   it.each<[string | undefined, MediaKind, MediaKind]>([

@@ -6,7 +6,7 @@ import pino from 'pino';
 import request from 'supertest';
 import { createLifecycle, type Lifecycle } from './lifecycle';
 import { healthRoutes } from './health';
-import { serve, type RunningServer } from './serve';
+import { PROXY_KEEPALIVE_MS, serve, type RunningServer } from './serve';
 
 const logger = pino({ level: 'silent' });
 
@@ -129,6 +129,32 @@ describe('serve', () => {
     await expect(get(port, '/healthz')).rejects.toMatchObject({ code: 'ECONNREFUSED' });
   });
 
+  it('closes keep-alive connections as soon as their answer is out, not after the keep-alive time', async () => {
+    const lifecycle = createLifecycle();
+    const { app, started } = slowApp(lifecycle);
+    running = await serve(app, { port: 0, host: '127.0.0.1', logger, lifecycle, drainTimeoutMs: 20_000 });
+    /** A raw HTTP/1.1 (keep-alive) connection that sends one request and records what it got and when it closed. */
+    const connection = (path: string) => {
+      const socket = net.connect(running!.port, '127.0.0.1', () => socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`));
+      let received = '';
+      socket.on('data', (chunk) => (received += chunk.toString()));
+      const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+      return { closed, received: () => received };
+    };
+    const idle = connection('/healthz');
+    const inFlight = connection('/slow');
+    await started;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(idle.received()).toMatch(/^HTTP\/1\.1 200[\s\S]*Connection: keep-alive/i);
+
+    const startedAt = Date.now();
+    await running.shutdown();
+    await Promise.all([idle.closed, inFlight.closed]);
+    expect(inFlight.received()).toMatch(/^HTTP\/1\.1 200[\s\S]*\{"finished":true\}$/);
+    // neither the drain timeout (20 s) nor the keep-alive time (65 s) was waited for
+    expect(Date.now() - startedAt).toBeLessThan(5_000);
+  });
+
   it('cuts connections still open after the drain timeout', async () => {
     const lifecycle = createLifecycle();
     const { app, started } = slowApp(lifecycle);
@@ -166,10 +192,32 @@ describe('serve', () => {
       });
     }
 
-    it('the production defaults are 15 s for headers, 30 s for the request and 5 s idle keep-alive', async () => {
+    it('the production defaults keep idle connections longer than the ingress does: 65 s, and 66 s for headers and the request', async () => {
       const lifecycle = createLifecycle();
       running = await serve(slowApp(lifecycle).app, { port: 0, host: '127.0.0.1', logger, lifecycle });
-      expect([running.server.headersTimeout, running.server.requestTimeout, running.server.keepAliveTimeout]).toEqual([15_000, 30_000, 5_000]);
+      const { headersTimeout, requestTimeout, keepAliveTimeout } = running.server;
+      expect([headersTimeout, requestTimeout, keepAliveTimeout]).toEqual([66_000, 66_000, 65_000]);
+      expect(keepAliveTimeout).toBeGreaterThan(PROXY_KEEPALIVE_MS);
+      expect(headersTimeout).toBeGreaterThan(keepAliveTimeout);
+      expect(requestTimeout).toBeGreaterThanOrEqual(headersTimeout);
+    });
+
+    it('keeps an idle connection past the header and request timeouts, until the keep-alive time', async () => {
+      const lifecycle = createLifecycle();
+      const timeouts = { headersMs: 300, requestMs: 400, keepAliveMs: 1_500 };
+      running = await serve(slowApp(lifecycle).app, { port: 0, host: '127.0.0.1', logger, lifecycle, timeouts });
+      const socket = net.connect(running.port, '127.0.0.1');
+      let answers = '';
+      socket.on('data', (chunk) => (answers += chunk.toString()));
+      const closed = new Promise<number>((resolve) => socket.on('close', () => resolve(Date.now())));
+      const request = 'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n';
+      socket.write(request);
+      await new Promise((resolve) => setTimeout(resolve, 900)); // idle for longer than headers and request allow
+      const lastSent = Date.now();
+      socket.write(request);
+      const closedAt = await closed;
+      expect(answers.match(/HTTP\/1\.1 200/g)).toHaveLength(2);
+      expect(closedAt - lastSent).toBeGreaterThanOrEqual(1_200);
     });
 
     it('a client that never finishes its headers gets 408 and is disconnected (slowloris)', async () => {

@@ -15,7 +15,7 @@ export interface ServeOptions {
    * load balancer that polls readiness stops sending before the port closes.
    */
   readinessDelayMs?: number;
-  /** Slow-client limits; the defaults suit production (15 s headers, 30 s request, 5 s idle keep-alive). */
+  /** Slow-client and keep-alive limits; the defaults (SERVER_TIMEOUTS) suit production. */
   timeouts?: { headersMs?: number; requestMs?: number; keepAliveMs?: number };
   /** Runs after the last request finished: close the database here. */
   onClose?: () => Promise<void>;
@@ -30,10 +30,30 @@ export interface RunningServer {
 
 export const DEFAULT_DRAIN_TIMEOUT_MS = 10_000;
 
+/**
+ * How long a proxy in front keeps an idle connection to an app before it closes it: ingress-nginx's
+ * `upstream-keepalive-timeout` (its default, stated in k8s/ingress-nginx/); the local gateway keeps
+ * none (http-proxy opens a connection per request).
+ */
+export const PROXY_KEEPALIVE_MS = 60_000;
+
+/**
+ * The server's limits. An idle keep-alive connection is kept 65 s, longer than the proxy keeps it,
+ * so the proxy always closes first and never sends a request on a connection Node is closing (a
+ * 502 at the ingress). Headers and the whole request get 66 s, above the keep-alive time (Node
+ * requires headers <= request) and above ingress-nginx's own 60 s client limits; behind the
+ * ingress a request reaches the app only once nginx has read it all, so these bound only clients
+ * that reach a pod directly. tools/deploy-checks compares them with the Ingress.
+ */
+export const SERVER_TIMEOUTS = { headersMs: 66_000, requestMs: 66_000, keepAliveMs: 65_000 } as const;
+
+/** While draining, how often connections that finished their request are closed. */
+const DRAIN_SWEEP_MS = 100;
+
 /** Listens with slow-client timeouts and graceful shutdown; SIGTERM/SIGINT shut down and exit 0. */
 export async function serve(app: Express, options: ServeOptions): Promise<RunningServer> {
   const { logger, lifecycle, drainTimeoutMs = DEFAULT_DRAIN_TIMEOUT_MS, readinessDelayMs = 0 } = options;
-  const { headersMs = 15_000, requestMs = 30_000, keepAliveMs = 5_000 } = options.timeouts ?? {};
+  const { headersMs, requestMs, keepAliveMs } = { ...SERVER_TIMEOUTS, ...options.timeouts };
   // Slow clients (slowloris): headers must arrive within headersMs and the whole request within
   // requestMs, checked every second (Node's default check runs only every 30 s).
   const server = createServer({ connectionsCheckingInterval: 1_000 }, app);
@@ -59,7 +79,13 @@ export async function serve(app: Express, options: ServeOptions): Promise<Runnin
       }
       logger.info('shutting down: draining in-flight requests');
       const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+      // A keep-alive connection would otherwise stay open for keepAliveMs after its last answer:
+      // answers from now on say `Connection: close`, idle connections are closed now, and those
+      // still answering are closed as soon as their answer is out.
+      server.prependListener('request', (_req, res) => res.setHeader('Connection', 'close'));
       server.closeIdleConnections();
+      const sweep = setInterval(() => server.closeIdleConnections(), DRAIN_SWEEP_MS);
+      sweep.unref();
       const timer = setTimeout(() => {
         logger.warn('drain timeout reached: closing remaining connections');
         server.closeAllConnections();
@@ -67,6 +93,7 @@ export async function serve(app: Express, options: ServeOptions): Promise<Runnin
       timer.unref();
       await drained;
       clearTimeout(timer);
+      clearInterval(sweep);
       await options.onClose?.();
       logger.info('shut down');
     })();

@@ -1,2 +1,3 @@
 export * from './cursor';
 export * from './keyset';
+export * from './sort-key';

@@ -1,2 +1,4 @@
 export * from './service-table';
 export * from './node-flags';
+export * from './probe-paths';
+export * from './probe-path-spellings';

@@ -6,3 +6,4 @@ export * from './safe-input';
 export * from './schemas';
 export * from './route';
 export * from './openapi';
+export * from './xml-input';

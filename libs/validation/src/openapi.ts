@@ -5,8 +5,8 @@ import {
   type ZodOpenApiResponseObject,
   type ZodOpenApiSecuritySchemeObject,
 } from 'zod-openapi';
-import type { z } from 'zod';
-import { BODY_MEDIA_TYPES, type AnyRoute } from './route';
+import { z } from 'zod';
+import { BODY_CONTENT_TYPES, type AnyRoute } from './route';
 
 export interface OpenApiOptions {
   title: string;
@@ -44,11 +44,21 @@ function operation(route: AnyRoute, mediaTypes: string[]): ZodOpenApiOperationOb
     ...(body && {
       requestBody: {
         required: true,
-        content: Object.fromEntries(bodyTypes.map((t) => [BODY_MEDIA_TYPES[t], { schema: body }])),
+        content: Object.fromEntries(bodyTypes.flatMap((t) => BODY_CONTENT_TYPES[t]).map((type) => [type, { schema: body }])),
       },
     }),
     responses,
   };
+}
+
+/** Documents the XML element an object is (OpenAPI `xml.name`); its fields are child elements, list fields repeated. */
+export function xmlRoot<T extends z.ZodType>(schema: T, name: string): T {
+  return schema.meta({ xml: { name } }) as T;
+}
+
+/** Documents an XML list: a `root` element holding one `item` element per entry. */
+export function xmlList(item: z.ZodType, names: { root: string; item: string }) {
+  return z.array(xmlRoot(item, names.item)).meta({ xml: { name: names.root, wrapped: true } });
 }
 
 /** The OpenAPI 3.1 description of a route table, generated from the same schemas that validate it. */

@@ -57,10 +57,18 @@ const routes: AnyRoute[] = [
     responses: { 201: { description: 'Added' } },
     handler: echo(201),
   }),
+  defineRoute({
+    method: 'post',
+    path: '/xml',
+    summary: 'Accepts JSON or XML',
+    request: { body: z.strictObject({ name: z.string(), tags: z.array(z.string()).optional(), size: z.number().optional() }), bodyTypes: ['json', 'xml'] },
+    responses: { 201: { description: 'Added' } },
+    handler: echo(201),
+  }),
 ];
 
 const app = express();
-app.use(express.json(), express.urlencoded({ extended: false }));
+app.use(express.json(), express.urlencoded({ extended: false }), express.text({ type: ['application/xml', 'text/xml'] }));
 const router = express.Router();
 mountRoutes(router, routes);
 app.use(router);
@@ -198,6 +206,25 @@ describe('mountRoutes: bodies and media types', () => {
     const res = await request(app).post('/forms').set('Content-Type', 'application/xml').send('<a/>');
     expect(res.status).toBe(415);
     expect(res.body.message).toContain('application/json or application/x-www-form-urlencoded');
+  });
+});
+
+describe('mountRoutes: XML bodies', () => {
+  it('reads XML where bodyTypes includes xml, into what the schema wants', async () => {
+    for (const type of ['application/xml', 'text/xml']) {
+      const res = await request(app).post('/xml').set('Content-Type', type).send('<item><name>Ada</name><tags>a</tags><size>2.0</size></item>');
+      expect(res.status).toBe(201);
+      expect(res.body.body).toEqual({ name: 'Ada', tags: ['a'], size: 2 });
+    }
+  });
+
+  it('refuses malformed XML with 400 invalid_body before the handler; JSON still works on the route', async () => {
+    const malformed = await request(app).post('/xml').set('Content-Type', 'application/xml').send('<item><name>Ada</item>');
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.code).toBe('invalid_body');
+    expect(seen).toHaveLength(0);
+    const json = await request(app).post('/xml').send({ name: 'Ada' });
+    expect(json.status).toBe(201);
   });
 });
 

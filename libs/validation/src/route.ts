@@ -3,14 +3,19 @@ import type { Request, RequestHandler, Response, Router } from 'express';
 import type { z } from 'zod';
 import { parseOrThrow } from './parse';
 import { assertSafeInput } from './safe-input';
+import { XML_MEDIA_TYPES, xmlInput } from './xml-input';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
-export type BodyType = 'json' | 'form';
+export type BodyType = 'json' | 'form' | 'xml';
 
 export const BODY_MEDIA_TYPES: Record<BodyType, string> = {
   json: 'application/json',
   form: 'application/x-www-form-urlencoded',
+  xml: 'application/xml',
 };
+
+/** Every content type a body type is read from (`text/xml` is XML too). */
+export const BODY_CONTENT_TYPES: Record<BodyType, string[]> = { json: ['application/json'], form: ['application/x-www-form-urlencoded'], xml: XML_MEDIA_TYPES };
 
 export interface RouteResponse {
   description: string;
@@ -57,11 +62,12 @@ function hasBody(req: Request): boolean {
 function readBody(route: AnyRoute, req: Request): unknown {
   if (!hasBody(req)) return {};
   const types = route.request?.bodyTypes ?? ['json'];
-  const mediaTypes = types.map((t) => BODY_MEDIA_TYPES[t]);
+  const mediaTypes = types.flatMap((t) => BODY_CONTENT_TYPES[t]);
   if (!req.is(mediaTypes)) {
     const sent = req.headers['content-type'] ?? 'none';
     throw new HttpError(415, 'unsupported_media_type', `Content-Type must be ${mediaTypes.join(' or ')} (got ${sent})`);
   }
+  if (types.includes('xml') && req.is(XML_MEDIA_TYPES)) return xmlInput(typeof req.body === 'string' ? req.body : '', route.request!.body!);
   return req.body;
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { formArray, pathId, queryInt, text } from './schemas';
+import { bracketList, formArray, pathId, queryEnum, queryInt, text } from './schemas';
 
 function errorOf(schema: z.ZodType, value: unknown): string {
   const result = schema.safeParse(value);
@@ -83,6 +83,8 @@ describe('text', () => {
   });
 });
 
+const ARRAY_MESSAGE = 'must be a JSON array (or [a, b] with unquoted items)';
+
 describe('formArray', () => {
   const tags = formArray(z.string());
 
@@ -103,15 +105,55 @@ describe('formArray', () => {
   });
 
   it.each(['{"a":1}', '"a"', '1', 'null', 'true'])('rejects non-array JSON %s', (value) => {
-    expect(errorOf(tags, value)).toBe('must be a JSON array');
+    expect(errorOf(tags, value)).toBe(ARRAY_MESSAGE);
   });
 
-  it.each(['a,b', '[a, b]', '["a",', ''])('rejects text that is not JSON: %j', (value) => {
-    expect(errorOf(tags, value)).toBe('must be a JSON array');
+  it('reads the bracketed unquoted list form (Java toString, Python "[%s]")', () => {
+    expect(tags.parse('[Java_mail]')).toEqual(['Java_mail']);
+    expect(tags.parse('[a, b c, d]')).toEqual(['a', 'b c', 'd']);
+    expect(tags.parse('[a,b]')).toEqual(['a', 'b']);
+    expect(tags.parse("[ann.o'neil@x.test]")).toEqual(["ann.o'neil@x.test"]);
   });
+
+  it('still checks every item of the bracketed form with the item schema', () => {
+    const tagLike = formArray(z.string().regex(/^[A-Za-z][A-Za-z0-9_ ]*$/));
+    expect(tagLike.safeParse('[Java_mail, 1bad]').error?.issues[0].path).toEqual([1]);
+    expect(formArray(z.number()).safeParse('[1x]').success).toBe(false);
+  });
+
+  it.each(['a,b', '["a",', '', '[a,, b]', '[a,  b]', '[ a]', '[a ]', '[a, "b"]', '[a, [b]]', '[a\\b]', '[', 'a]', '[a] '])(
+    'rejects text that is neither JSON nor an unambiguous bracketed list: %j',
+    (value) => {
+      expect(errorOf(tags, value)).toBe(ARRAY_MESSAGE);
+    },
+  );
 
   it('rejects non-array values', () => {
-    expect(errorOf(tags, { 0: 'a' })).toBe('must be a JSON array');
-    expect(errorOf(tags, 3)).toBe('must be a JSON array');
+    expect(errorOf(tags, { 0: 'a' })).toBe(ARRAY_MESSAGE);
+    expect(errorOf(tags, 3)).toBe(ARRAY_MESSAGE);
+  });
+});
+
+describe('bracketList', () => {
+  it('splits on a comma and one optional space', () => {
+    expect(bracketList('[x, y,z]')).toEqual(['x', 'y', 'z']);
+  });
+
+  it('is undefined for the empty list and for anything ambiguous', () => {
+    for (const text of ['[]', '[,]', '[a,]', '[a, ]', '["a"]', '[a]b', 'x']) expect(bracketList(text)).toBeUndefined();
+  });
+});
+
+describe('queryEnum', () => {
+  const type = queryEnum(['PERSON', 'COMPANY']);
+
+  it('reads the value as is, or inside one pair of quotes', () => {
+    expect(type.parse('PERSON')).toBe('PERSON');
+    expect(type.parse("'PERSON'")).toBe('PERSON');
+    expect(type.parse('"COMPANY"')).toBe('COMPANY');
+  });
+
+  it.each(["'person'", 'person', "'PERSON", "PERSON'", "''PERSON''", '\'PERSON"', "''", "'", ' PERSON', "'PERSON '"])('refuses %j', (value) => {
+    expect(type.safeParse(value).success).toBe(false);
   });
 });

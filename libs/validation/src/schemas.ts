@@ -40,8 +40,21 @@ export function text(options: { max: number; description?: string }) {
 }
 
 /**
+ * `[a, b]` as Java's `List.toString()` and the Python README's `"[%s]"` write a list: unquoted items
+ * separated by `, ` (or `,`). Read only when unambiguous — every item non-empty, without quotes,
+ * brackets or backslashes, and without surrounding whitespace; anything else is undefined.
+ */
+export function bracketList(text: string): string[] | undefined {
+  const match = /^\[([^]*)\]$/.exec(text);
+  if (!match || match[1] === '') return undefined;
+  const items = match[1].split(/, ?/);
+  return items.every((item) => item !== '' && item.trim() === item && !/["[\]\\]/.test(item)) ? items : undefined;
+}
+
+/**
  * An array field of a form (application/x-www-form-urlencoded) call, sent as JSON-array text
- * (`tags=["a","b"]`). JSON bodies may send a real array; both reach the item schema the same way.
+ * (`tags=["a","b"]`) or as an unambiguous bracketed list (`tags=[a, b]`, see `bracketList`).
+ * JSON bodies may send a real array; every form reaches the item schema the same way.
  */
 export function formArray<T extends z.ZodType>(item: T) {
   return z.preprocess((value) => {
@@ -49,7 +62,15 @@ export function formArray<T extends z.ZodType>(item: T) {
     try {
       return JSON.parse(value);
     } catch {
-      return value; // fails the array check below with a clear message
+      return bracketList(value) ?? value; // a plain string fails the array check below with a clear message
     }
-  }, z.array(item, 'must be a JSON array'));
+  }, z.array(item, 'must be a JSON array (or [a, b] with unquoted items)'));
+}
+
+/**
+ * An enum in a query string: the value exactly (case-sensitive), also inside one pair of quotes
+ * (`type='PERSON'`, as the official clients' READMEs write it). Nothing else is loosened.
+ */
+export function queryEnum<const V extends readonly [string, ...string[]]>(values: V) {
+  return z.preprocess((value) => (typeof value === 'string' && /^(['"]).*\1$/s.test(value) && value.length >= 2 ? value.slice(1, -1) : value), z.enum(values));
 }

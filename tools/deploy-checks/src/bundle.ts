@@ -6,17 +6,22 @@ import { fromRoot } from './workspace';
  * Bundles an app like its `nx build` target does (esbuild, CommonJS, node_modules left external),
  * into `outdir`. Returns the packages the bundle requires at run time.
  */
-export async function bundleApp(name: string, outdir: string): Promise<{ main: string; packages: string[] }> {
+export function bundleApp(name: string, outdir: string): Promise<{ main: string; packages: string[] }> {
+  return bundleProject(path.join('apps', name), outdir);
+}
+
+/** Bundles the `src/main.ts` of a project folder (`apps/news-api`, `tools/gateway`) the same way. */
+export async function bundleProject(project: string, outdir: string): Promise<{ main: string; packages: string[] }> {
   const main = path.join(outdir, 'main.js');
   const result = await build({
-    entryPoints: [fromRoot('apps', name, 'src', 'main.ts')],
+    entryPoints: [fromRoot(project, 'src', 'main.ts')],
     outfile: main,
     bundle: true,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
     packages: 'external',
-    tsconfig: fromRoot('apps', name, 'tsconfig.json'),
+    tsconfig: fromRoot(project, 'tsconfig.json'),
     metafile: true,
     logLevel: 'silent',
   });

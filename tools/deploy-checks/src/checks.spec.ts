@@ -1,7 +1,8 @@
-import { SERVICES } from '@lib/services';
+import { PROBE_PATH_SPELLINGS, SERVICES } from '@lib/services';
 import { databaseProblems, networkPolicyProblems } from './database-checks';
 import { schemaProblems } from './k8s-schema';
-import { renderOverlay } from './manifests';
+import { keepAliveProblems } from './keepalive-checks';
+import { renderIngressController, renderOverlay } from './manifests';
 import { heapBudgetMb, memoryProblems, quantityMiB } from './memory-checks';
 import { containersOf } from './pod';
 import { find, type Resource } from './resource';
@@ -101,8 +102,8 @@ describe('the checks catch', () => {
     spec(get(resources, 'Service', 'articles-api')).selector = { 'app.kubernetes.io/name': 'article-api' };
     const ingress = get(resources, 'Ingress', 'public');
     const rules = spec(ingress).rules;
-    rules[0].http.paths[2].backend.service.name = 'crm';
-    rules[3].http.paths[2].backend.service.port = { name: 'https' };
+    rules[0].http.paths[1].backend.service.name = 'crm';
+    rules[3].http.paths[1].backend.service.port = { name: 'https' };
     rules[1].http.paths.splice(0, 1);
     delete ingress.metadata.annotations!['nginx.ingress.kubernetes.io/force-ssl-redirect'];
     spec(ingress).tls[0].hosts.pop();
@@ -111,8 +112,39 @@ describe('the checks catch', () => {
       'Ingress/public crm.localhost/: Service crm does not exist',
       'Ingress/public users.localhost/: Service users-api has no port https',
       'Ingress/public: nginx.ingress.kubernetes.io/force-ssl-redirect is not "true"',
-      'Ingress/public: host "users.localhost" has no TLS certificate',
       'Ingress/public: host articles.localhost routes the probe paths to the app',
+      `Ingress/public: host articles.localhost routes ${PROBE_PATH_SPELLINGS.join(' ')} unlike the gateway`,
+      'Ingress/public: host "users.localhost" has no TLS certificate',
+    ]);
+  });
+
+  it('probe-path rules that miss spellings: exact paths only, or the regex without use-regex', () => {
+    const resources = fresh();
+    const ingress = get(resources, 'Ingress', 'public');
+    const exactOnly = ['/healthz', '/readyz'].map((path) => ({ path, pathType: 'Exact', backend: { service: { name: 'not-routed', port: { name: 'http' } } } }));
+    spec(ingress).rules[0].http.paths.splice(0, 1, ...exactOnly);
+    delete ingress.metadata.annotations!['nginx.ingress.kubernetes.io/use-regex'];
+    expect(ingressProblems(resources)).toEqual([
+      'Ingress/public crm.localhost/healthz: routed to Service not-routed, which has no pods',
+      'Ingress/public crm.localhost/readyz: routed to Service not-routed, which has no pods',
+      'Ingress/public: nginx.ingress.kubernetes.io/use-regex is not "true"',
+      'Ingress/public: host crm.localhost routes the probe paths to the app',
+      // nginx itself normalises //readyz, /%72eadyz and /./readyz onto the exact paths, but not these
+      'Ingress/public: host crm.localhost routes /readyz/ /healthz/ /readyz%2F /readyz#x /readyz\\?x /readyz;x /READYZ /HealthZ/ http://articles.localhost//healthz/ unlike the gateway',
+      // read as a plain prefix, the regex path matches nothing
+      ...['articles', 'news', 'users'].map((name) => `Ingress/public: host ${name}.localhost routes ${PROBE_PATH_SPELLINGS.join(' ')} unlike the gateway`),
+    ]);
+  });
+
+  it('an ingress keeping idle upstream connections as long as the apps, and no proxy-send-timeout', () => {
+    const controller = renderIngressController();
+    (get(controller, 'ConfigMap', 'ingress-nginx-controller').data as Record<string, string>)['upstream-keepalive-timeout'] = '75';
+    const resources = fresh();
+    delete get(resources, 'Ingress', 'public').metadata.annotations!['nginx.ingress.kubernetes.io/proxy-send-timeout'];
+    expect(keepAliveProblems(controller, resources)).toEqual([
+      "ConfigMap/ingress-nginx-controller: upstream-keepalive-timeout 75 s is not below the apps' keep-alive 65 s",
+      'ConfigMap/ingress-nginx-controller: upstream-keepalive-timeout 75 s is not PROXY_KEEPALIVE_MS (60 s) of libs/http',
+      'Ingress/public: nginx.ingress.kubernetes.io/proxy-send-timeout is not a number of seconds',
     ]);
   });
 

@@ -1,13 +1,15 @@
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { SERVICES, serviceForHost } from '@lib/services';
+import { PROBE_PATH_RULE, PROBE_PATH_SPELLINGS, ROUTED_PATHS, SERVICES, isProbeTarget, serviceForHost } from '@lib/services';
 import { databaseProblems, networkPolicyProblems } from './database-checks';
 import { schemaProblems } from './k8s-schema';
-import { OVERLAYS, renderBase, renderOverlay } from './manifests';
+import { keepAliveProblems } from './keepalive-checks';
+import { OVERLAYS, renderBase, renderIngressController, renderOverlay } from './manifests';
+import { nginxBackend } from './nginx-locations';
 import { readDockerfile, stageEnv } from './dockerfile';
 import { memoryProblems } from './memory-checks';
 import { isResource } from './resource';
-import { ingressProblems, ingressRoutes, serviceProblems } from './routing-checks';
+import { SINK, ingressProblems, ingressRoutes, serviceProblems, usesRegex } from './routing-checks';
 import { appProblems, containerProblems, referenceProblems } from './workload-checks';
 import { fromRoot, readYamlDocuments } from './workspace';
 
@@ -98,6 +100,24 @@ describe.each(OVERLAYS)('k8s overlay %s', (overlay) => {
     const byIngress = Object.fromEntries(appRoutes.map((r) => [r.host, r.service]));
     const byGateway = Object.fromEntries(SERVICES.map((s) => `${s.subdomain}.${domain}`).map((host) => [host, serviceForHost(host, domain)?.name]));
     expect(byIngress).toEqual(byGateway);
-    expect(routes.filter((r) => !(r.path === '/' && r.pathType === 'Prefix')).map((r) => r.service)).toEqual(routes.filter((r) => r.pathType === 'Exact').map(() => 'not-routed'));
+    const others = routes.filter((r) => !(r.path === '/' && r.pathType === 'Prefix'));
+    expect(others.map((r) => [r.path, r.pathType, r.service])).toEqual(SERVICES.map(() => [PROBE_PATH_RULE, 'ImplementationSpecific', SINK]));
+  });
+
+  it('refuses every spelling of the probe paths the gateway refuses, and routes the rest to the app (nginx location model)', () => {
+    const ingress = resources.find((r) => r.kind === 'Ingress')!;
+    expect(usesRegex(ingress)).toBe(true);
+    const routes = ingressRoutes(resources);
+    for (const host of new Set(routes.map((r) => r.host))) {
+      const hostRoutes = routes.filter((r) => r.host === host);
+      const app = hostRoutes.find((r) => r.path === '/')!.service;
+      for (const target of [...PROBE_PATH_SPELLINGS, ...ROUTED_PATHS]) {
+        expect([host, target, nginxBackend(hostRoutes, target, true)]).toEqual([host, target, isProbeTarget(target) ? SINK : app]);
+      }
+    }
+  });
+
+  it("closes idle connections to the apps at the ingress before the apps' keep-alive time ends", () => {
+    expect(keepAliveProblems(renderIngressController(), resources)).toEqual([]);
   });
 });

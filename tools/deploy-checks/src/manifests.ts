@@ -16,3 +16,6 @@ export function renderOverlay(overlay: (typeof OVERLAYS)[number]): Resource[] {
 }
 
 export const renderBase = () => renderKustomization(fromRoot('k8s', 'base'));
+
+/** The ingress-nginx controller settings the manifests rely on (applied into the controller's namespace). */
+export const renderIngressController = () => renderKustomization(fromRoot('k8s', 'ingress-nginx'));

@@ -1,4 +1,5 @@
-import { INTERNAL_PATHS } from '@lib/services';
+import { PROBE_PATH_RULE, PROBE_PATH_SPELLINGS, ROUTED_PATHS, isProbeTarget } from '@lib/services';
+import { nginxBackend } from './nginx-locations';
 import { containersOf, podLabels, selects, workloads } from './pod';
 import { describe, find, type Resource } from './resource';
 
@@ -11,6 +12,9 @@ interface ServiceSpec {
   selector?: Record<string, string>;
   ports: ServicePort[];
 }
+
+/** The pod-less Service the probe paths are sent to (k8s/base/not-routed.yaml). */
+export const SINK = 'not-routed';
 
 export interface IngressRoute {
   ingress: string;
@@ -61,7 +65,18 @@ export function serviceProblems(resources: readonly Resource[]): string[] {
   return problems;
 }
 
-/** Backends name existing Services and ports; HTTPS only; probe paths go only to the pod-less sink. */
+const USE_REGEX = 'nginx.ingress.kubernetes.io/use-regex';
+const isProbeRule = (route: IngressRoute) => route.path === PROBE_PATH_RULE && route.pathType === 'ImplementationSpecific';
+
+/** True when ingress-nginx reads the paths of this Ingress as regular expressions. */
+export const usesRegex = (ingress: Resource) => ingress.metadata.annotations?.[USE_REGEX] === 'true';
+
+/**
+ * Backends name existing Services and ports; HTTPS only; the probe paths, in every spelling, go
+ * only to the pod-less sink: each host routing `/` has the gateway's rule (PROBE_PATH_RULE) as a
+ * regex path (use-regex on) to that sink, and the routes it yields for every known spelling are
+ * the gateway's.
+ */
 export function ingressProblems(resources: readonly Resource[]): string[] {
   const problems: string[] = [];
   for (const route of ingressRoutes(resources)) {
@@ -75,21 +90,25 @@ export function ingressProblems(resources: readonly Resource[]): string[] {
     if (!spec.ports.some((p) => (route.port.name !== undefined ? p.name === route.port.name : p.port === route.port.number))) {
       problems.push(`${at}: Service ${route.service} has no port ${route.port.name ?? route.port.number}`);
     }
-    const probePath = route.pathType === 'Exact' && INTERNAL_PATHS.includes(route.path);
-    if (probePath && spec.selector) problems.push(`${at}: a probe path reaches pods of Service ${route.service}`);
-    if (!probePath && !spec.selector) problems.push(`${at}: routed to Service ${route.service}, which has no pods`);
+    if (isProbeRule(route) && spec.selector) problems.push(`${at}: a probe path reaches pods of Service ${route.service}`);
+    if (!isProbeRule(route) && !spec.selector) problems.push(`${at}: routed to Service ${route.service}, which has no pods`);
   }
   for (const ingress of resources.filter((r) => r.kind === 'Ingress')) {
     const annotations = ingress.metadata.annotations ?? {};
-    for (const key of ['nginx.ingress.kubernetes.io/ssl-redirect', 'nginx.ingress.kubernetes.io/force-ssl-redirect']) {
+    for (const key of ['nginx.ingress.kubernetes.io/ssl-redirect', 'nginx.ingress.kubernetes.io/force-ssl-redirect', USE_REGEX]) {
       if (annotations[key] !== 'true') problems.push(`${describe(ingress)}: ${key} is not "true"`);
     }
     const tlsHosts = new Set(((ingress.spec as { tls?: { hosts?: string[]; secretName?: string }[] }).tls ?? []).flatMap((t) => (t.secretName ? (t.hosts ?? []) : [])));
-    const hosts = new Set(ingressRoutes([ingress]).map((r) => r.host));
-    for (const host of hosts) if (!tlsHosts.has(host)) problems.push(`${describe(ingress)}: host "${host}" has no TLS certificate`);
-    for (const route of ingressRoutes([ingress])) {
-      const probes = INTERNAL_PATHS.filter((p) => ingressRoutes([ingress]).some((r) => r.host === route.host && r.path === p && r.pathType === 'Exact'));
-      if (route.path === '/' && probes.length !== INTERNAL_PATHS.length) problems.push(`${describe(ingress)}: host ${route.host} routes the probe paths to the app`);
+    const routes = ingressRoutes([ingress]);
+    for (const host of new Set(routes.map((r) => r.host))) {
+      if (!tlsHosts.has(host)) problems.push(`${describe(ingress)}: host "${host}" has no TLS certificate`);
+      const hostRoutes = routes.filter((r) => r.host === host);
+      if (!hostRoutes.some((r) => r.path === '/')) continue;
+      if (!hostRoutes.some(isProbeRule)) problems.push(`${describe(ingress)}: host ${host} routes the probe paths to the app`);
+      const differ = [...PROBE_PATH_SPELLINGS, ...ROUTED_PATHS].filter(
+        (target) => (nginxBackend(hostRoutes, target, usesRegex(ingress)) === SINK) !== isProbeTarget(target),
+      );
+      if (differ.length > 0) problems.push(`${describe(ingress)}: host ${host} routes ${differ.join(' ')} unlike the gateway`);
     }
   }
   return problems;

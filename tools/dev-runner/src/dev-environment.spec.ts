@@ -4,15 +4,19 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SERVICE_NODE_FLAGS, type ServiceEntry } from '@lib/services';
+import { build as esbuild } from 'esbuild';
 import { startDevEnvironment, type DevEnvironment } from './dev-environment';
+import type { RestartPolicy } from './restart-backoff';
 
 // Stand-ins for the built apps and gateway: same env contract (PORT, MONGO_URL, SIGTERM drains).
 const STUB_APP = `
 const http = require('node:http');
 const name = require('node:path').basename(__dirname);
+if ((process.env.STUB_CRASH_AT_START || '').includes(name)) { console.error(name + ' cannot start'); process.exit(2); }
 const server = http.createServer((req, res) => {
   if (req.url === '/readyz') return res.writeHead((process.env.STUB_NOT_READY || '').includes(name) ? 503 : 200).end();
   if (req.url === '/crash') { console.error(name + ' crashing'); process.exit(3); }
+  if (req.url === '/pid') return res.end(String(process.pid));
   res.end(JSON.stringify({ name, port: process.env.PORT, mongoUrl: process.env.MONGO_URL, execArgv: process.execArgv }));
 });
 server.listen(Number(process.env.PORT), '127.0.0.1', () => console.log(name + ' listening'));
@@ -42,12 +46,16 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-function fetchText(port: number, urlPath: string): Promise<string> {
+function fetchText(port: number, urlPath: string, host?: string): Promise<string> {
+  return fetchReply(port, urlPath, host).then((reply) => reply.body);
+}
+
+function fetchReply(port: number, urlPath: string, host?: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    get({ host: '127.0.0.1', port, path: urlPath, agent: false }, (res) => {
+    get({ host: '127.0.0.1', port, path: urlPath, agent: false, headers: host ? { Host: host } : {} }, (res) => {
       let body = '';
       res.on('data', (chunk) => (body += chunk));
-      res.on('end', () => resolve(body));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
     }).on('error', reject);
   });
 }
@@ -86,7 +94,7 @@ async function build(...names: string[]): Promise<void> {
   }
 }
 
-function start(options: { readyTimeoutMs?: number } = {}) {
+function start(options: { readyTimeoutMs?: number; restartPolicy?: RestartPolicy; services?: ServiceEntry[] } = {}) {
   const lines: string[] = [];
   const waiters: { text: string; resolve(): void }[] = [];
   const record = (line: string) => {
@@ -97,7 +105,8 @@ function start(options: { readyTimeoutMs?: number } = {}) {
   running = startDevEnvironment({
     root,
     env,
-    services,
+    services: options.services ?? services,
+    restartPolicy: options.restartPolicy,
     graceMs: 2_000,
     readyTimeoutMs: options.readyTimeoutMs ?? 10_000,
     startEmbedded: async () => {
@@ -167,31 +176,31 @@ describe('startDevEnvironment', () => {
     expect(lines.some((line) => line.includes('the gateway is not built'))).toBe(true);
   });
 
-  it('stops everything with exit code 1 when an app dies', async () => {
+  it('stops everything with exit code 1 when an app dies while starting', async () => {
     await build('alpha-api', 'beta-api', 'gateway');
-    const { env: dev, lines, embedded, printed } = start();
-    await printed('press Ctrl-C to stop');
-    await fetchText(ports.alpha, '/crash').catch(() => undefined);
+    env.STUB_CRASH_AT_START = 'alpha-api';
+    const { env: dev, lines, embedded } = start();
 
     expect(await dev.finished).toBe(1);
     running = undefined;
-    const crash = lines.indexOf('alpha-api stderr alpha-api crashing');
-    const report = lines.indexOf('error alpha-api exited with code 3; stopping everything');
+    const crash = lines.indexOf('alpha-api stderr alpha-api cannot start');
+    const report = lines.indexOf('error alpha-api exited with code 2; stopping everything');
     expect(crash).toBeGreaterThanOrEqual(0);
     expect(report).toBeGreaterThan(crash);
-    expect(lines).toContain('beta-api stdout beta-api draining');
+    expect(lines.some((line) => line.includes('press Ctrl-C'))).toBe(false);
     expect(embedded.stops).toBe(1);
-    expect(await Promise.all([refused(ports.beta), refused(ports.gateway)])).toEqual([true, true]);
+    expect(await refused(ports.beta)).toBe(true);
   });
 
   it('stops everything with exit code 1 when an app does not get ready in time', async () => {
     await build('alpha-api', 'beta-api', 'gateway');
     env.STUB_NOT_READY = 'beta-api';
-    const { env: dev, lines } = start({ readyTimeoutMs: 500 });
+    // long enough for the stub to start listening on a loaded machine, so its last answer is its 503
+    const { env: dev, lines } = start({ readyTimeoutMs: 4_000 });
 
     expect(await dev.finished).toBe(1);
     running = undefined;
-    expect(lines).toContain(`error beta-api did not get ready: http://127.0.0.1:${ports.beta}/readyz was not ready within 500 ms (last answer: HTTP 503)`);
+    expect(lines).toContain(`error beta-api did not get ready: http://127.0.0.1:${ports.beta}/readyz was not ready within 4 s (last answer: HTTP 503)`);
     expect(lines.some((line) => line.includes('press Ctrl-C'))).toBe(false);
     expect(lines.some((line) => line.startsWith('gateway'))).toBe(false);
     expect(await refused(ports.alpha)).toBe(true);
@@ -205,3 +214,73 @@ describe('startDevEnvironment', () => {
     expect(embedded.starts).toBe(0);
   });
 });
+
+describe('startDevEnvironment supervision', () => {
+  // The real gateway, bundled as nx builds it, in front of two stub apps named like real services.
+  const articles = row('articles-api', 'articles');
+  const users = row('users-api', 'users');
+
+  beforeEach(async () => {
+    await build('articles-api', 'users-api');
+    await esbuild({
+      entryPoints: [path.join(__dirname, '../../gateway/src/main.ts')],
+      outfile: path.join(root, 'dist/tools/gateway/main.js'),
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      packages: 'external',
+      tsconfig: path.join(__dirname, '../../gateway/tsconfig.json'),
+      logLevel: 'silent',
+    });
+    env = {
+      PATH: process.env.PATH,
+      NODE_PATH: path.join(__dirname, '../../../node_modules'),
+      ARTICLES_PORT: String(ports.alpha),
+      USERS_PORT: String(ports.beta),
+      GATEWAY_PORT: String(ports.gateway),
+    };
+  });
+
+  it('restarts an app that dies, with a growing back-off, while the other app and the gateway keep answering', async () => {
+    const { env: dev, lines, printed } = start({ services: [articles, users], restartPolicy: { initialDelayMs: 300, maxDelayMs: 5_000, resetAfterMs: 60_000 } });
+    await printed('press Ctrl-C to stop');
+    const viaGateway = (host: string) => fetchReply(ports.gateway, '/', host);
+    expect((await viaGateway('articles.localhost')).status).toBe(200);
+
+    const firstPid = Number(await fetchText(ports.alpha, '/pid'));
+    process.kill(firstPid, 'SIGKILL');
+    await printed('error articles-api was killed by SIGKILL; restarting it in 0.3 s (restart 1 in a row)');
+    // while it is down, the other app answers, directly and through the gateway
+    expect(JSON.parse(await fetchText(ports.beta, '/')).name).toBe('users-api');
+    expect(JSON.parse((await viaGateway('users.localhost')).body).name).toBe('users-api');
+
+    await printed('info articles-api is ready again');
+    const secondPid = Number(await fetchText(ports.alpha, '/pid'));
+    expect(secondPid).not.toBe(firstPid);
+    expect((await viaGateway('articles.localhost')).status).toBe(200);
+
+    // dying again soon after: the wait doubles
+    await fetchText(ports.alpha, '/crash').catch(() => undefined);
+    await printed('error articles-api exited with code 3; restarting it in 0.6 s (restart 2 in a row)');
+    await waitFor(() => lines.filter((line) => line === 'info articles-api is ready again').length === 2);
+    expect(JSON.parse((await viaGateway('articles.localhost')).body).name).toBe('articles-api');
+    expect(JSON.parse((await viaGateway('users.localhost')).body).name).toBe('users-api');
+
+    // nothing else was stopped, and the runner still stops cleanly
+    expect(lines.some((line) => line.includes('stopping everything'))).toBe(false);
+    expect(lines.filter((line) => line.startsWith('users-api') && line.includes('draining'))).toEqual([]);
+    dev.stop();
+    expect(await dev.finished).toBe(0);
+    running = undefined;
+    expect(await Promise.all([refused(ports.alpha), refused(ports.beta), refused(ports.gateway)])).toEqual([true, true, true]);
+  }, 60_000);
+});
+
+async function waitFor(condition: () => boolean, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -4,7 +4,8 @@ import { EMBEDDED_URL_FILE, startEmbeddedMongo, type EmbeddedMongo } from '@lib/
 import type { ServiceEntry } from '@lib/services';
 import { chooseDatabases, describeDatabases } from './database-lane';
 import { planLaunch, summaryLines, type LaunchItem } from './launch-plan';
-import { Supervisor, describeExit } from './supervisor';
+import { formatDelay, type Restart, type RestartPolicy } from './restart-backoff';
+import { Supervisor, describeExit, type ChildExit } from './supervisor';
 import { waitForHttp } from './wait-ready';
 
 export interface Output {
@@ -26,6 +27,8 @@ export interface DevEnvironmentOptions {
   readyTimeoutMs?: number;
   /** How long a child may take to stop after SIGTERM. */
   graceMs?: number;
+  /** Back-off of the restarts of a child that died (1 s doubling up to 30 s unless given). */
+  restartPolicy?: RestartPolicy;
   startEmbedded?: () => Promise<EmbeddedMongo>;
 }
 
@@ -38,16 +41,45 @@ export interface DevEnvironment {
 
 /**
  * `npm start`: one database lane, every built app, then the gateway; waits until all are ready
- * and prints their URLs. Any child dying or not getting ready stops the rest.
+ * and prints their URLs. A child dying or not getting ready while starting stops the rest (a
+ * start-up failure is a setup problem); once everything is up, a child that dies is restarted with
+ * a back-off while the others keep serving, as Kubernetes restarts one pod.
  */
 export function startDevEnvironment(options: DevEnvironmentOptions): DevEnvironment {
   const { output, env, readyTimeoutMs = 30_000 } = options;
   const aborted = new AbortController();
-  const supervisor = new Supervisor({
-    graceMs: options.graceMs,
-    output: output.child,
-    onUnexpectedExit: (name, exit) => shutdown(1, `${name} ${describeExit(exit)}; stopping everything`),
-  });
+  const launched = new Map<string, LaunchItem>();
+  /** Counts each child's starts, so a readiness wait reports only on the child it waited for. */
+  const generations = new Map<string, number>();
+  let serving = false;
+
+  function onUnexpectedExit(name: string, exit: ChildExit, restart: Restart): boolean {
+    if (!serving) {
+      shutdown(1, `${name} ${describeExit(exit)}; stopping everything`);
+      return false;
+    }
+    output.error(`${name} ${describeExit(exit)}; restarting it in ${formatDelay(restart.delayMs)} (restart ${restart.attempt} in a row)`);
+    return true;
+  }
+
+  function onRestarted(name: string): void {
+    const generation = (generations.get(name) ?? 0) + 1;
+    generations.set(name, generation);
+    const item = launched.get(name);
+    if (!item) return;
+    output.info(`${name} restarted`);
+    const current = () => generations.get(name) === generation && !aborted.signal.aborted;
+    void waitUntilReady(item).then(
+      () => {
+        if (current()) output.info(`${name} is ready again`);
+      },
+      (err: Error) => {
+        if (current()) output.error(err.message);
+      },
+    );
+  }
+
+  const supervisor = new Supervisor({ graceMs: options.graceMs, output: output.child, onUnexpectedExit, onRestarted, restartPolicy: options.restartPolicy });
   let embedded: Promise<EmbeddedMongo | undefined> = Promise.resolve(undefined);
   let finish!: (code: number) => void;
   const finished = new Promise<number>((resolve) => (finish = resolve));
@@ -77,6 +109,7 @@ export function startDevEnvironment(options: DevEnvironmentOptions): DevEnvironm
       launch(plan.gateway, {});
       await waitUntilReady(plan.gateway);
     }
+    serving = true;
     output.info('ready:');
     output.summary(summaryLines(plan.gateway ? [...plan.apps, plan.gateway] : plan.apps));
     output.info('press Ctrl-C to stop');
@@ -84,6 +117,7 @@ export function startDevEnvironment(options: DevEnvironmentOptions): DevEnvironm
 
   function launch(item: LaunchItem, extraEnv: Record<string, string>): void {
     aborted.signal.throwIfAborted();
+    launched.set(item.name, item);
     supervisor.start({ name: item.name, args: [...item.nodeArgs, item.script], env: { ...env, ...item.env, ...extraEnv } });
   }
 

@@ -1,3 +1,4 @@
+import type { Restart, RestartPolicy } from './restart-backoff';
 import { Supervisor, describeExit, type ChildExit } from './supervisor';
 
 const supervisors: Supervisor[] = [];
@@ -5,9 +6,9 @@ const supervisors: Supervisor[] = [];
 afterEach(() => Promise.all(supervisors.splice(0).map((s) => s.stopAll())));
 
 /** A supervisor whose children run `node -e code`; printed() waits for a `name stream text` line. */
-function harness(graceMs = 5_000) {
+function harness(graceMs = 5_000, restarts: { policy?: RestartPolicy; upTo?: number } = {}) {
   const lines: string[] = [];
-  const unexpected: { name: string; exit: ChildExit }[] = [];
+  const unexpected: { name: string; exit: ChildExit; restart: Restart }[] = [];
   const waiters: { text: string; resolve: () => void }[] = [];
   const supervisor = new Supervisor({
     graceMs,
@@ -16,7 +17,11 @@ function harness(graceMs = 5_000) {
       lines.push(entry);
       waiters.filter((w) => entry.includes(w.text)).forEach((w) => w.resolve());
     },
-    onUnexpectedExit: (name, exit) => unexpected.push({ name, exit }),
+    restartPolicy: restarts.policy,
+    onUnexpectedExit: (name, exit, restart) => {
+      unexpected.push({ name, exit, restart });
+      return unexpected.length <= (restarts.upTo ?? 0);
+    },
   });
   supervisors.push(supervisor);
   const printed = (text: string) =>
@@ -54,7 +59,7 @@ describe('Supervisor', () => {
     start('crasher', 'console.error("fatal: boom"); process.exit(3)');
     await untilExit(supervisor);
     await new Promise((resolve) => setImmediate(resolve));
-    expect(unexpected).toEqual([{ name: 'crasher', exit: { code: 3, signal: null } }]);
+    expect(unexpected).toEqual([{ name: 'crasher', exit: { code: 3, signal: null }, restart: { delayMs: 1_000, attempt: 1 } }]);
     expect(lines).toContain('crasher stderr fatal: boom');
     expect(describeExit(unexpected[0].exit)).toBe('exited with code 3');
   });
@@ -87,6 +92,38 @@ describe('Supervisor', () => {
     expect(stopped).toEqual({ name: 'stubborn', exit: { code: null, signal: 'SIGKILL' }, forced: true });
     expect(Date.now() - started).toBeGreaterThanOrEqual(290);
     expect(describeExit(stopped.exit)).toBe('was killed by SIGKILL');
+  });
+
+  it('restarts a child that dies, waiting longer after each exit in a row', async () => {
+    const policy = { initialDelayMs: 150, maxDelayMs: 400, resetAfterMs: 60_000 };
+    const { supervisor, lines, unexpected, start } = harness(5_000, { policy, upTo: 3 });
+    start('flaky', 'console.log("up " + Date.now()); setTimeout(() => process.exit(3), 50)');
+    while (!(unexpected.length === 4 && supervisor.running().length === 0)) await new Promise((resolve) => setTimeout(resolve, 10));
+    // each child prints when it started: restarts are spaced by at least the run (50 ms) plus the back-off
+    const ups = lines.filter((l) => l.startsWith('flaky stdout up ')).map((l) => Number(l.split(' ').at(-1)));
+    // started once, restarted three times (the fourth exit was not restarted: the callback said no)
+    expect(ups).toHaveLength(4);
+    expect(unexpected.map((u) => u.restart)).toEqual([
+      { delayMs: 150, attempt: 1 },
+      { delayMs: 300, attempt: 2 },
+      { delayMs: 400, attempt: 3 },
+      { delayMs: 400, attempt: 4 },
+    ]);
+    expect(unexpected.every((u) => u.name === 'flaky' && u.exit.code === 3)).toBe(true);
+    expect(ups[1] - ups[0]).toBeGreaterThanOrEqual(150 + 50);
+    expect(ups[2] - ups[1]).toBeGreaterThanOrEqual(300 + 50);
+    expect(ups[3] - ups[2]).toBeGreaterThanOrEqual(400 + 50);
+  });
+
+  it('drops a pending restart when stopping', async () => {
+    const { supervisor, lines, unexpected, start } = harness(5_000, { policy: { initialDelayMs: 60_000, maxDelayMs: 60_000, resetAfterMs: 60_000 }, upTo: 1 });
+    start('crasher', 'console.log("up"); process.exit(4)');
+    await untilExit(supervisor);
+    while (unexpected.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    const stopped = await supervisor.stopAll();
+    expect(stopped).toEqual([{ name: 'crasher', exit: { code: 4, signal: null }, forced: false }]);
+    expect(lines.filter((l) => l.endsWith('up'))).toHaveLength(1);
+    expect(supervisor.running()).toEqual([]);
   });
 
   it('refuses to start children once stopping', async () => {

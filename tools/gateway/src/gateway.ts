@@ -1,6 +1,6 @@
 import { createServer, type ClientRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import httpProxy from 'http-proxy';
-import { INTERNAL_PATHS, serviceForHost, type ServiceEntry } from '@lib/services';
+import { INTERNAL_PATHS, isProbeTarget, serviceForHost, type ServiceEntry } from '@lib/services';
 import { sendJsonError } from './json-error';
 
 export interface GatewayOptions {
@@ -15,14 +15,29 @@ export interface GatewayOptions {
 
 const UNREACHABLE = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EADDRNOTAVAIL']);
 
+/** The client's address as nginx's `$remote_addr` has it: an IPv4 client without its `::ffff:` prefix. */
+const clientAddress = (address = '') => address.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
+
 /**
  * The local stand-in for the ingress: routes each request by its Host header to the service's
- * target, adding X-Forwarded-For/Proto/Port/Host. Returns a server that is not listening yet.
+ * target. Like ingress-nginx, it sets X-Forwarded-For to the address it saw and X-Forwarded-Proto,
+ * -Port and -Host to its own view, replacing whatever the client sent (the services trust exactly
+ * one proxy hop, so a client cannot choose its address). Returns a server that is not listening yet.
  */
 export function createGateway(options: GatewayOptions): Server {
   const { services, domain, resolveTarget, onProxyError } = options;
   const knownHosts = services.map((s) => `${s.subdomain}.${domain}`.toLowerCase()).join(', ');
-  const proxy = httpProxy.createProxyServer({ xfwd: true });
+  const proxy = httpProxy.createProxyServer({ xfwd: false });
+  const probePaths = INTERNAL_PATHS.join(' and ');
+
+  // Set, not appended to (http-proxy's xfwd appends): what the client sent is not passed on.
+  proxy.on('proxyReq', (proxyReq: ClientRequest, req: IncomingMessage) => {
+    proxyReq.setHeader('X-Forwarded-For', clientAddress(req.socket.remoteAddress));
+    proxyReq.setHeader('X-Forwarded-Proto', 'http');
+    proxyReq.setHeader('X-Forwarded-Port', String(req.socket.localPort ?? ''));
+    proxyReq.setHeader('X-Forwarded-Host', req.headers.host ?? '');
+    proxyReq.removeHeader('Forwarded');
+  });
 
   // http-proxy 1.18 listens for the request's 'aborted' event, which Node >= 16 no longer emits once
   // the body was read, so a client that hangs up would leave the upstream request running.
@@ -40,9 +55,9 @@ export function createGateway(options: GatewayOptions): Server {
       sendJsonError(res, 421, 'unknown_host', `No service for host "${host}"; known hosts: ${knownHosts}`);
       return;
     }
-    const path = (req.url ?? '/').split('?')[0];
-    if (INTERNAL_PATHS.includes(path)) {
-      sendJsonError(res, 404, 'not_routed', `${path} is a probe path: ask the service on its own port`);
+    // Every spelling that some hop would turn back into a probe path (see PROBE_PATH_RULE).
+    if (isProbeTarget(req.url ?? '/')) {
+      sendJsonError(res, 404, 'not_routed', `${probePaths} are probe paths, not routed in any spelling: ask the service on its own port`);
       return;
     }
     proxy.web(req, res, { target: resolveTarget(service) }, (err: NodeJS.ErrnoException) => {

@@ -3,6 +3,7 @@ import type { Connection } from 'mongoose';
 import { contactModel } from '../contacts/contact.model';
 import { credentialCache } from '../auth/credential-cache';
 import { dealModel } from '../deals/deal.model';
+import { noteModel } from '../notes/note.model';
 import { taskModel } from '../tasks/task.model';
 import { domainUserModel, type DomainUserDoc } from './domain-user.model';
 
@@ -12,13 +13,15 @@ function ownedRecords(connection: Connection) {
     { what: 'contacts', count: (user: DomainUserDoc) => contactModel(connection).countDocuments({ account: user.account, owner: user._id }) },
     { what: 'deals', count: (user: DomainUserDoc) => dealModel(connection).countDocuments({ account: user.account, owner_id: user._id }) },
     { what: 'tasks', count: (user: DomainUserDoc) => taskModel(connection).countDocuments({ account: user.account, owner: user._id }) },
+    { what: 'notes', count: (user: DomainUserDoc) => noteModel(connection).countDocuments({ account: user.account, owner: user._id }) },
   ];
 }
 
 /**
  * Deleting a user is refused while the user owns records: an owner that no longer exists would be a
  * dangling id. Give the records to another user first (C12 change-owner for contacts, the deal
- * partial-update with `owner_id` for deals, the task partial-update with `owner_id` for tasks), then delete.
+ * partial-update with `owner_id` for deals, the task partial-update with `owner_id` for tasks, PUT /dev/api/notes with `owner_id`
+ * for notes), then delete.
  */
 export function userRemoval(connection: Connection) {
   const DomainUser = domainUserModel(connection);

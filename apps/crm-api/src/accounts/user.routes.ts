@@ -1,4 +1,5 @@
-import { defineRoute, z, type AnyRoute } from '@lib/validation';
+import { XML_NAMES } from '../xml-names';
+import { defineRoute, xmlList, xmlRoot, type AnyRoute } from '@lib/validation';
 import { currentUser } from '../auth/basic-auth';
 import { commonErrors } from '../errors.outputs';
 import { reply } from '../reply';
@@ -10,13 +11,22 @@ export function userRoutes(accounts: AccountService): AnyRoute[] {
   return [
     defineRoute({
       method: 'get',
+      path: '/dev/api',
+      summary: 'Handshake: the calling user (its domain is the account)',
+      description: 'The Java client (agilecrm/java-api) calls it when it is constructed, to check its credentials.',
+      tags: ['users'],
+      responses: { 200: { description: 'The user whose credentials were sent', schema: xmlRoot(userOutput, XML_NAMES.user.root) }, 401: commonErrors[401] },
+      handler: (_input, req, res) => reply(req, res, userView(currentUser(req)), XML_NAMES.user),
+    }),
+    defineRoute({
+      method: 'get',
       path: '/dev/api/users',
       summary: 'Users of the account',
       tags: ['users'],
-      responses: { 200: { description: 'Every user of the account', schema: z.array(userOutput) }, 401: commonErrors[401] },
+      responses: { 200: { description: 'Every user of the account', schema: xmlList(userOutput, XML_NAMES.users) }, 401: commonErrors[401] },
       handler: async (_input, req, res) => {
         const users = await accounts.listUsers(currentUser(req).account);
-        reply(req, res, users.map(userView), { root: 'users', item: 'user' });
+        reply(req, res, users.map(userView), XML_NAMES.users);
       },
     }),
     defineRoute({
@@ -24,8 +34,8 @@ export function userRoutes(accounts: AccountService): AnyRoute[] {
       path: '/dev/api/users/current-user',
       summary: 'The calling user',
       tags: ['users'],
-      responses: { 200: { description: 'The user whose credentials were sent', schema: userOutput }, 401: commonErrors[401] },
-      handler: (_input, req, res) => reply(req, res, userView(currentUser(req)), { root: 'user' }),
+      responses: { 200: { description: 'The user whose credentials were sent', schema: xmlRoot(userOutput, XML_NAMES.user.root) }, 401: commonErrors[401] },
+      handler: (_input, req, res) => reply(req, res, userView(currentUser(req)), XML_NAMES.user),
     }),
   ];
 }

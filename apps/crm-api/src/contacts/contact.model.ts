@@ -71,6 +71,8 @@ const contactSchema = new Schema<ContactDoc>(
 );
 contactSchema.index({ account: 1, created_time: 1, _id: 1 }); // C1 list, count
 contactSchema.index({ account: 1, type: 1, created_time: 1, _id: 1 }); // companies list, search by type
+contactSchema.index({ account: 1, updated_time: 1, _id: 1 }); // C1 by global_sort_key (-)updated_time
+contactSchema.index({ account: 1, type: 1, updated_time: 1, _id: 1 }); // companies list and dynamic filters by (-)updated_time
 contactSchema.index({ account: 1, emails: 1 }); // search by email, tag and score calls
 contactSchema.index({ account: 1, contact_company_id: 1, created_time: 1, _id: 1 }); // persons of a company
 contactSchema.index({ account: 1, 'properties.value': 1 }); // search by name/email prefix

@@ -1,5 +1,6 @@
+import { XML_NAMES } from '../xml-names';
 import { validationFailed } from '@lib/errors';
-import { defineRoute, z, type AnyRoute } from '@lib/validation';
+import { defineRoute, xmlRoot, xmlList, z, type AnyRoute } from '@lib/validation';
 import type { Request, Response } from 'express';
 import type { AccountService } from '../accounts/account.service';
 import { userView } from '../accounts/user.view';
@@ -13,6 +14,7 @@ import { contactListOutput, contactOutput } from './contact.outputs';
 import type { ContactPresenter } from './contact.presenter';
 import { contactView } from './contact.view';
 import {
+  addPropertyInput,
   changeOwnerForm,
   companiesForm,
   companyParams,
@@ -23,20 +25,21 @@ import {
   emailQuery,
   idParams,
   leadScoreInput,
+  phoneParams,
   listQuery,
-  propertyInput,
   scoreForm,
   searchEmailsForm,
   searchQuery,
+  sortedListQuery,
   starInput,
   tagsForm,
 } from './contact.schemas';
 import type { ContactService } from './contact.service';
 
 const TAGS = ['contacts'];
-const one = { description: 'The contact', schema: contactOutput };
-const page = { description: 'A page of contacts: count on the first, cursor on the last when more follow', schema: contactListOutput };
-const LIST_XML = { root: 'contacts', item: 'contact' } as const;
+const one = { description: 'The contact', schema: xmlRoot(contactOutput, XML_NAMES.contact.root) };
+const page = { description: 'A page of contacts: count on the first, cursor on the last when more follow', schema: xmlList(contactListOutput.element, XML_NAMES.contacts) };
+const LIST_XML = XML_NAMES.contacts;
 
 function assertEmail(email: string, field: string): void {
   if (!isEmail(email)) throw validationFailed([{ field, message: `${email} is not a valid email address` }]);
@@ -46,12 +49,12 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
   const account = (req: Request) => currentUser(req).account;
 
   async function sendOne(req: Request, res: Response, doc: ContactDoc) {
-    reply(req, res, await present.one(doc), { root: 'contact' });
+    reply(req, res, await present.one(doc), XML_NAMES.contact);
   }
 
   /** A contact just created by the caller: its owner is the caller, already in hand from authentication (no owner lookup). */
   function sendCreated(req: Request, res: Response, doc: ContactDoc) {
-    reply(req, res, contactView(doc, userView(currentUser(req))), { root: 'contact' });
+    reply(req, res, contactView(doc, userView(currentUser(req))), XML_NAMES.contact);
   }
 
   async function sendPage(req: Request, res: Response, result: Page<ContactDoc>, fallback: 'json' | 'xml' = 'json') {
@@ -63,10 +66,10 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
     defineRoute({
       method: 'get',
       path: '/dev/api/contacts',
-      summary: 'C1: contacts and companies of the account, oldest first, paged',
+      summary: 'C1: contacts and companies of the account, oldest first (or by global_sort_key), paged',
       description: 'XML unless Accept asks for JSON (convention 3). 204 when the account has no contacts.',
       tags: TAGS,
-      request: { query: listQuery },
+      request: { query: sortedListQuery },
       responses: { 200: page, 204: noContent, ...commonErrors },
       handler: async ({ query }, req, res) => sendPage(req, res, await contacts.list(account(req), query), 'xml'),
     }),
@@ -76,7 +79,7 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       summary: 'Number of contacts and companies of the account',
       tags: TAGS,
       responses: { 200: { description: 'The count', schema: z.object({ count: z.number().int() }) }, 401: commonErrors[401] },
-      handler: async (_input, req, res) => reply(req, res, { count: await contacts.count(account(req)) }, { root: 'result' }),
+      handler: async (_input, req, res) => reply(req, res, { count: await contacts.count(account(req)) }, XML_NAMES.result),
     }),
     defineRoute({
       method: 'get',
@@ -92,6 +95,18 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       },
     }),
     defineRoute({
+      method: 'get',
+      path: '/dev/api/contacts/search/phonenumber/:phone',
+      summary: 'The contact with a phone property of exactly this value (the oldest when several have it)',
+      tags: TAGS,
+      request: { params: phoneParams },
+      responses: { 200: one, 204: { description: 'No contact has this phone number' }, ...commonErrors },
+      handler: async ({ params }, req, res) => {
+        const doc = await contacts.findByPhone(account(req), params.phone);
+        return doc ? sendOne(req, res, doc) : sendNoContent(res);
+      },
+    }),
+    defineRoute({
       method: 'post',
       path: '/dev/api/contacts/search/email',
       summary: 'C6: contacts with any of the emails (form call)',
@@ -101,7 +116,7 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       handler: async ({ body }, req, res) => {
         body.email_ids.forEach((email, i) => assertEmail(email, `email_ids[${i}]`));
         const docs = await contacts.findByEmails(account(req), body.email_ids);
-        if (docs.length === 0) return reply(req, res, {}, { root: 'contacts' });
+        if (docs.length === 0) return reply(req, res, {}, XML_NAMES.contacts);
         reply(req, res, await present.many(docs), LIST_XML);
       },
     }),
@@ -147,7 +162,7 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       path: '/dev/api/contacts/add/property',
       summary: 'C11: add a property, or replace the one with the same name and subtype',
       tags: TAGS,
-      request: { query: emailQuery, body: propertyInput },
+      request: { query: emailQuery, body: xmlRoot(addPropertyInput, 'contactField') },
       responses: { 200: one, ...commonErrors },
       handler: async ({ query, body }, req, res) => {
         const doc = await contacts.requireByEmail(account(req), query.email);
@@ -221,7 +236,7 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
     defineRoute({
       method: 'post',
       path: '/dev/api/contacts/companies/list',
-      summary: 'Companies of the account, oldest first, paged',
+      summary: 'Companies of the account, oldest first (or by global_sort_key), paged',
       tags: TAGS,
       request: { body: companiesForm, bodyTypes: ['form', 'json'] },
       responses: { 200: page, 204: noContent, ...commonErrors },
@@ -266,7 +281,7 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       path: '/dev/api/contacts',
       summary: 'C3: create a contact or company',
       tags: TAGS,
-      request: { body: contactInput },
+      request: { body: xmlRoot(contactInput, XML_NAMES.contact.root) },
       responses: { 200: one, ...commonErrors, 406: limitError },
       handler: async ({ body }, req, res) => {
         if (body.id !== undefined) throw validationFailed([{ field: 'id', message: 'must not be sent when creating; use PUT to update' }]);
@@ -278,7 +293,7 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       path: '/dev/api/contacts',
       summary: 'C4: update the contact with the id in the body (without an id, create one)',
       tags: TAGS,
-      request: { body: contactInput },
+      request: { body: xmlRoot(contactInput, XML_NAMES.contact.root) },
       responses: { 200: one, 404: notFoundError, ...commonErrors, 406: limitError },
       handler: async ({ body }, req, res) => {
         if (body.id === undefined) return sendCreated(req, res, await contacts.create(currentUser(req), body));

@@ -1,6 +1,6 @@
-import { formArray, pathId, z } from '@lib/validation';
+import { formArray, pathId, queryEnum, z } from '@lib/validation';
 import { idField, intField } from '../fields';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageParams } from '../paging';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageParams, sortParam } from '../paging';
 import { TAG_MAX, tagName } from './contact-rules';
 
 export const propertyInput = z.strictObject({
@@ -41,12 +41,20 @@ export type ContactInput = z.output<typeof contactInput>;
 export const idParams = z.strictObject({ id: pathId });
 export const companyParams = z.strictObject({ companyId: pathId });
 export const emailParams = z.strictObject({ email: z.string().min(1).max(254) });
+export const phoneParams = z.strictObject({
+  phone: z
+    .string()
+    .max(50, 'must be at most 50 characters')
+    .regex(/^[0-9+\-(). ]*[0-9][0-9+\-(). ]*$/, 'must be a phone number: digits, spaces and + - ( ) .'),
+});
 export const listQuery = z.strictObject(pageParams);
+/** C1: paged, in the order of `global_sort_key`. */
+export const sortedListQuery = z.strictObject({ ...pageParams, global_sort_key: sortParam });
 export const emailQuery = z.strictObject({ email: z.string().min(1, 'is required').max(254) });
 
 export const searchQuery = z.strictObject({
   q: z.string().trim().min(1, 'must not be empty').max(100),
-  type: z.enum(['PERSON', 'COMPANY']).optional(),
+  type: queryEnum(['PERSON', 'COMPANY']).optional(),
   ...pageParams,
 });
 
@@ -59,6 +67,7 @@ export const changeOwnerForm = z.strictObject({ owner_email: z.string().min(1).m
 export const companiesForm = z.strictObject({
   page_size: intField({ min: 1, max: MAX_PAGE_SIZE }).default(DEFAULT_PAGE_SIZE),
   cursor: pageParams.cursor,
+  global_sort_key: sortParam,
 });
 
 /** The official clients' extra calls (JSON). */
@@ -66,3 +75,14 @@ export const editPropertiesInput = z.strictObject({ id: idField, properties: pro
 export const editTagsInput = z.strictObject({ id: idField, tags: tags.min(1, 'must list at least one tag') });
 export const leadScoreInput = z.strictObject({ id: idField, lead_score: intField({ min: 0, max: Number.MAX_SAFE_INTEGER }) });
 export const starInput = z.strictObject({ id: idField, star_value: intField({ min: 0, max: 5 }) });
+
+/** The system property names of the spec; C11 reads a property without `type` as one of these or as custom. */
+const SYSTEM_PROPERTY_NAMES = new Set(['first_name', 'last_name', 'company', 'title', 'email', 'phone', 'address', 'website']);
+
+/**
+ * C11 body: a property whose `type` may be left out (the Java client's addProperty sends none):
+ * a system property name is then `SYSTEM`, any other name `CUSTOM`.
+ */
+export const addPropertyInput = propertyInput
+  .extend({ type: propertyInput.shape.type.optional() })
+  .transform((property) => ({ ...property, type: property.type ?? (SYSTEM_PROPERTY_NAMES.has(property.name) ? ('SYSTEM' as const) : ('CUSTOM' as const)) }));

@@ -6,7 +6,7 @@ import type { Connection } from 'mongoose';
 import type { DomainUserDoc } from '../accounts/domain-user.model';
 import { removeContactFromActivities } from '../activity-cleanup';
 import { forgetContactInDeals } from '../deals/deal-contacts';
-import type { CrmPager, Page } from '../paging';
+import type { CrmPager, Page, SortedPageParams } from '../paging';
 import { assertContactRules, emailsOf, type ContactState } from './contact-rules';
 import { contactModel, type ContactDoc, type Property } from './contact.model';
 import type { ContactInput } from './contact.schemas';
@@ -165,9 +165,29 @@ export function contactService(connection: Connection, options: ContactServiceOp
     });
   }
 
+  /** Adds each tag to the persons among `ids` where it is absent (keeping a present tag's first time): one atomic write per tag. */
+  async function addTagsTo(account: number, ids: number[], tags: string[]): Promise<void> {
+    const now = Date.now();
+    for (const tag of new Set(tags)) {
+      await Contact.updateMany(
+        { _id: { $in: ids }, account, type: 'PERSON', [tagPath(tag)]: { $exists: false } },
+        { $set: { [tagPath(tag)]: now, updated_time: nowSeconds() }, $inc: { rev: 1 } },
+      );
+    }
+  }
+
+  /** Removes each listed tag that is present from the persons among `ids`, in one atomic write per contact. */
+  async function removeTagsFrom(account: number, ids: number[], tags: string[]): Promise<void> {
+    await Contact.updateMany(
+      { _id: { $in: ids }, account, type: 'PERSON' },
+      { $unset: Object.fromEntries(tags.map((tag) => [tagPath(tag), ''])), $set: { updated_time: nowSeconds() }, $inc: { rev: 1 } },
+    );
+  }
+
   return {
-    list: (account: number, params: { page_size: number; cursor?: string }, filter: Record<string, unknown> = {}): Promise<Page<ContactDoc>> =>
-      options.pager.page(Contact, { account, ...filter }, params, `contacts:${account}:${JSON.stringify(filter)}`),
+    /** C1, companies, persons of a company: in the order of `global_sort_key` when the list takes one. */
+    list: (account: number, params: SortedPageParams, filter: Record<string, unknown> = {}): Promise<Page<ContactDoc>> =>
+      options.pager.sorted(Contact, { account, ...filter }, params, `contacts:${account}:${JSON.stringify(filter)}`),
 
     count: (account: number) => Contact.countDocuments({ account }),
 
@@ -286,26 +306,34 @@ export function contactService(connection: Connection, options: ContactServiceOp
       ]);
     },
 
-    /** C7 / edit tags: each tag is one atomic write that only adds it when absent (keeping its first time). */
+    /** C7 / edit tags. */
     async addTags(contact: ContactDoc, tags: string[]): Promise<void> {
       if (contact.type === 'COMPANY') throw companyRefused('tags');
-      const now = Date.now();
-      for (const tag of new Set(tags)) {
-        await Contact.updateOne(
-          { _id: contact._id, account: contact.account, [tagPath(tag)]: { $exists: false } },
-          { $set: { [tagPath(tag)]: now, updated_time: nowSeconds() }, $inc: { rev: 1 } },
-        );
-      }
+      await addTagsTo(contact.account, [contact._id], tags);
     },
 
-    /** C8 / delete tags: removes each listed tag that is present, in one atomic write. */
+    /** C8 / delete tags. */
     async removeTags(contact: ContactDoc, tags: string[]): Promise<void> {
       if (contact.type === 'COMPANY') throw companyRefused('tags');
-      await Contact.updateOne(
-        { _id: contact._id, account: contact.account },
-        { $unset: Object.fromEntries(tags.map((tag) => [tagPath(tag), ''])), $set: { updated_time: nowSeconds() }, $inc: { rev: 1 } },
-      );
+      await removeTagsFrom(contact.account, [contact._id], tags);
     },
+
+    addTagsTo,
+    removeTagsFrom,
+
+    /** The contacts of the account among `ids` (other ids are ignored), id and type only. */
+    kindsOf: (account: number, ids: number[]) => Contact.find({ account, _id: { $in: ids } }, { _id: 1, type: 1 }).sort({ _id: 1 }).lean<Pick<ContactDoc, '_id' | 'type'>[]>(),
+
+    /** Bulk CHANGE_OWNER: one atomic write per contact, all in one statement. */
+    async changeOwnerOf(account: number, ids: number[], owner: DomainUserDoc): Promise<void> {
+      await Contact.updateMany({ account, _id: { $in: ids } }, { $set: { owner: owner._id, updated_time: nowSeconds() }, $inc: { rev: 1 } });
+    },
+
+    /** The oldest contact with a phone property of exactly this value. */
+    findByPhone: (account: number, phone: string) =>
+      Contact.findOne({ account, properties: { $elemMatch: { name: 'phone', value: phone } } })
+        .sort({ _id: 1 })
+        .lean<ContactDoc>(),
 
     /** C9: one atomic `$inc`; a change that would take the score below 0 is refused. */
     async addScore(contact: ContactDoc, delta: number): Promise<void> {

@@ -49,6 +49,8 @@ const dealSchema = new Schema<DealDoc>(
   { versionKey: false },
 );
 dealSchema.index({ account: 1, created_time: 1, _id: 1 }); // D1 list, count
+dealSchema.index({ account: 1, updated_time: 1, _id: 1 }); // D1 by global_sort_key (-)updated_time
+dealSchema.index({ account: 1, pipeline_id: 1, updated_time: 1, _id: 1 }); // D10 by (-)updated_time
 dealSchema.index({ account: 1, pipeline_id: 1, created_time: 1, _id: 1 }); // D8/D9 milestone views, D10 by track, deals left in a track (K3/K4)
 dealSchema.index({ account: 1, contact_ids: 1, created_time: 1 }); // D11 deals of a contact; pulling a deleted contact
 dealSchema.index({ account: 1, owner_id: 1, created_time: 1 }); // D12 my deals; deals a user owns (user removal)

@@ -1,6 +1,7 @@
+import { XML_NAMES } from '../xml-names';
 import { validationFailed } from '@lib/errors';
 import { negotiate } from '@lib/http';
-import { defineRoute, type AnyRoute } from '@lib/validation';
+import { defineRoute, xmlRoot, xmlList, type AnyRoute } from '@lib/validation';
 import type { Request, Response } from 'express';
 import { currentUser } from '../auth/basic-auth';
 import { isEmail } from '../contacts/contact-rules';
@@ -18,12 +19,12 @@ import type { DealService } from './deal.service';
 
 const TAGS = ['deals'];
 const BASE = '/dev/api/opportunity';
-const LIST_XML = { root: 'deals', item: 'deal' } as const;
-const one = { description: 'The deal', schema: dealOutput };
-const list = { description: 'The deals, oldest first', schema: dealListOutput };
-const page = { description: 'A page of deals, oldest first: count on the first, cursor on the last when more follow', schema: dealPageOutput };
+const LIST_XML = XML_NAMES.deals;
+const one = { description: 'The deal', schema: xmlRoot(dealOutput, XML_NAMES.deal.root) };
+const list = { description: 'The deals, oldest first', schema: xmlList(dealListOutput.element, LIST_XML) };
+const page = { description: 'A page of deals, oldest first: count on the first, cursor on the last when more follow', schema: xmlList(dealPageOutput.element, LIST_XML) };
 const byMilestone = {
-  description: 'Every milestone of the track in track order with its deals, oldest first. XML: <milestones><milestone><name>Open</name><deals>…</deals></milestone>…',
+  description: 'Every milestone of the track in track order with its deals, oldest first. XML: <milestones><milestone><name>Open</name><opportunity>…</opportunity>…</milestone>…',
   schema: byMilestoneOutput,
 };
 const deleted = { description: 'The ids that were deleted (ids of no deal of the account are ignored)', schema: deletedOutput };
@@ -32,7 +33,7 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
   const account = (req: Request) => currentUser(req).account;
 
   async function sendOne(req: Request, res: Response, doc: DealDoc) {
-    reply(req, res, await present.one(doc), { root: 'deal' });
+    reply(req, res, await present.one(doc), XML_NAMES.deal);
   }
 
   async function sendList(req: Request, res: Response, docs: DealDoc[]) {
@@ -47,7 +48,7 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
   async function sendByMilestone(req: Request, res: Response, track: TrackDoc) {
     const views = await present.many(await deals.inTrack(track.account, track._id));
     const groups = track.milestones.map((name) => ({ name, deals: views.filter((deal) => deal.milestone === name) }));
-    if (negotiate(req) === 'xml') return reply(req, res, { milestone: groups }, { root: 'milestones' });
+    if (negotiate(req) === 'xml') return reply(req, res, { milestone: groups.map(({ name, deals }) => ({ name, [LIST_XML.item]: deals })) }, { root: 'milestones' });
     reply(req, res, Object.fromEntries(groups.map((group) => [group.name, group.deals])), { root: 'milestones' });
   }
 
@@ -59,7 +60,7 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
     defineRoute({
       method: 'get',
       path: BASE,
-      summary: 'D1: deals of the account, oldest first, paged',
+      summary: 'D1: deals of the account, oldest first (or by global_sort_key), paged',
       tags: TAGS,
       request: { query: listQuery },
       responses: { 200: page, ...commonErrors },
@@ -85,7 +86,7 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
     defineRoute({
       method: 'get',
       path: `${BASE}/based`,
-      summary: 'D10: deals of a track (pipeline_id 0: the Default track, 1: all tracks), paged',
+      summary: 'D10: deals of a track (pipeline_id 0: the Default track, 1: all tracks), oldest first (or by global_sort_key), paged',
       tags: TAGS,
       request: { query: basedQuery },
       responses: { 200: page, ...commonErrors },
@@ -121,7 +122,7 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
       tags: TAGS,
       request: { body: bulkInput, bodyTypes: ['json', 'form'] },
       responses: { 200: deleted, ...commonErrors },
-      handler: async ({ body }, req, res) => reply(req, res, { deleted: await deals.removeMany(account(req), body.ids) }, { root: 'result' }),
+      handler: async ({ body }, req, res) => reply(req, res, { deleted: await deals.removeMany(account(req), body.ids) }, XML_NAMES.result),
     }),
     defineRoute({
       method: 'put',
@@ -191,7 +192,7 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
       tags: TAGS,
       request: { params: dealParams },
       responses: { 200: deleted, ...commonErrors },
-      handler: async ({ params }, req, res) => reply(req, res, { deleted: await deals.remove(account(req), params.id) }, { root: 'result' }),
+      handler: async ({ params }, req, res) => reply(req, res, { deleted: await deals.remove(account(req), params.id) }, XML_NAMES.result),
     }),
   ];
 }

@@ -1,6 +1,6 @@
-import { formArray, pathId, queryInt, text, z } from '@lib/validation';
+import { formArray, pathId, queryInt, text, xmlRoot, z } from '@lib/validation';
 import { idField, intField } from '../fields';
-import { pageParams } from '../paging';
+import { pageParams, sortParam } from '../paging';
 
 export const MAX_EXPECTED_VALUE = 1_000_000_000_000;
 /** 9999-12-31T23:59:59Z. */
@@ -42,7 +42,7 @@ const shown = {
 };
 
 /** D3/D4/D5 body: a whole deal; unknown fields are refused. */
-export const dealInput = z.strictObject({ id: idField.optional(), ...writable, ...shown });
+export const dealInput = xmlRoot(z.strictObject({ id: idField.optional(), ...writable, ...shown }), 'opportunity');
 export type DealInput = z.output<typeof dealInput>;
 
 /** partial-update body: the id and only the fields to change. */
@@ -55,7 +55,7 @@ export type DealPatch = z.output<typeof dealPatch>;
 export const dealParams = z.strictObject({ id: pathId });
 export const contactDealsParams = z.strictObject({ id: pathId });
 export const emailParams = z.strictObject({ email: z.string().min(1).max(254) });
-export const listQuery = z.strictObject(pageParams);
+export const listQuery = z.strictObject({ ...pageParams, global_sort_key: sortParam });
 
 /** `pipeline_id`: 0 is the Default track; in D10, 1 is every track. */
 const pipelineQuery = queryInt({ min: 0, max: Number.MAX_SAFE_INTEGER, description: '0: the Default track; otherwise a track id' });
@@ -63,6 +63,7 @@ export const byPipelineQuery = z.strictObject({ pipeline_id: pipelineQuery });
 export const basedQuery = z.strictObject({
   pipeline_id: queryInt({ min: 0, max: Number.MAX_SAFE_INTEGER, description: '0: the Default track; 1: all tracks; otherwise a track id' }),
   ...pageParams,
+  global_sort_key: sortParam,
 });
 
 /** D7: JSON `{"ids": [1, 2]}` or the form field `ids=[1,2]`. */

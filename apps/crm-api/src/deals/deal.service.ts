@@ -3,7 +3,7 @@ import { driverCollection, idSequence, insertWithSequenceId } from '@lib/mongo';
 import type { Connection } from 'mongoose';
 import { domainUserModel } from '../accounts/domain-user.model';
 import { contactModel } from '../contacts/contact.model';
-import type { CrmPager, Page } from '../paging';
+import type { CrmPager, Page, SortedPageParams } from '../paging';
 import type { TrackService } from '../tracks/track.service';
 import { removeDealsFromNotes } from '../activity-cleanup';
 import { removeContactsFromDeals } from './deal-contacts';
@@ -122,8 +122,8 @@ export function dealService(connection: Connection, deps: { tracks: TrackService
     get: (account: number, id: number) => Deal.findOne({ _id: id, account }).lean<DealDoc>(),
 
     /** D1, and D10 with a track filter. */
-    list: (account: number, params: { page_size: number; cursor?: string }, pipelineId?: number): Promise<Page<DealDoc>> =>
-      deps.pager.page(Deal, { account, ...(pipelineId !== undefined && { pipeline_id: pipelineId }) }, params, `deals:${account}:${pipelineId ?? 'all'}`),
+    list: (account: number, params: SortedPageParams, pipelineId?: number): Promise<Page<DealDoc>> =>
+      deps.pager.sorted(Deal, { account, ...(pipelineId !== undefined && { pipeline_id: pipelineId }) }, params, `deals:${account}:${pipelineId ?? 'all'}`),
 
     /** D9's read (all of a track's deals), straight to the driver: the documents lean() gave, without a mongoose Query. */
     inTrack: (account: number, pipelineId: number) => driverCollection(Deal).find({ account, pipeline_id: pipelineId }, { sort: byCreation }).toArray(),

@@ -1,5 +1,6 @@
+import { XML_NAMES } from '../xml-names';
 import { validationFailed } from '@lib/errors';
-import { defineRoute, type AnyRoute } from '@lib/validation';
+import { defineRoute, xmlRoot, xmlList, type AnyRoute } from '@lib/validation';
 import type { Request, Response } from 'express';
 import { currentUser } from '../auth/basic-auth';
 import { contactsOf, sentContactIds, type ContactLinks } from '../contact-links';
@@ -13,8 +14,8 @@ import type { EventChanges, EventService } from './event.service';
 import { eventView } from './event.view';
 
 const TAGS = ['events'];
-const one = { description: 'The event, with its contacts as contact objects', schema: eventOutput };
-const list = { description: 'Events by start time: count on the first, cursor on the last when more follow (an empty list when none)', schema: eventListOutput };
+const one = { description: 'The event, with its contacts as contact objects', schema: xmlRoot(eventOutput, XML_NAMES.event.root) };
+const list = { description: 'Events by start time: count on the first, cursor on the last when more follow (an empty list when none)', schema: xmlList(eventListOutput.element, XML_NAMES.events) };
 
 /** The sent fields of an E3/E4 body, under the names the service uses. */
 function changesOf(body: EventInput): EventChanges {
@@ -34,9 +35,9 @@ export function eventRoutes(events: EventService, links: ContactLinks): AnyRoute
     const contacts = await links.views(docs[0].account, docs);
     return docs.map((doc) => eventView(doc, contactsOf(doc, contacts)));
   }
-  const sendOne = async (req: Request, res: Response, doc: EventDoc) => reply(req, res, (await views([doc]))[0], { root: 'event' });
+  const sendOne = async (req: Request, res: Response, doc: EventDoc) => reply(req, res, (await views([doc]))[0], XML_NAMES.event);
   const sendList = async (req: Request, res: Response, page: Page<EventDoc>) =>
-    reply(req, res, shapePage(await views(page.items), page), { root: 'events', item: 'event' });
+    reply(req, res, shapePage(await views(page.items), page), XML_NAMES.events);
 
   return [
     defineRoute({

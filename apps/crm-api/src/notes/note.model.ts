@@ -10,6 +10,8 @@ export interface NoteDoc {
   contacts: number[];
   /** Ids of related deals (`deal_ids` in responses, as strings). */
   deals: number[];
+  /** The owning user (`owner_id` in requests and responses); absent on notes stored before notes had owners. */
+  owner?: number;
   created_time: number;
   updated_time: number;
 }
@@ -23,6 +25,7 @@ const noteSchema = new Schema<NoteDoc>(
     description: { type: String, required: true },
     contacts: { type: [Number], default: [] },
     deals: { type: [Number], default: [] },
+    owner: Number,
     created_time: { type: Number, required: true },
     updated_time: { type: Number, required: true },
   },
@@ -30,6 +33,7 @@ const noteSchema = new Schema<NoteDoc>(
 );
 noteSchema.index({ account: 1, contacts: 1, created_time: 1, _id: 1 }); // N3 notes of a contact; contact deletion clean-up
 noteSchema.index({ account: 1, deals: 1, created_time: 1, _id: 1 }); // notes of a deal
+noteSchema.index({ account: 1, owner: 1 }); // notes a user owns (user removal)
 
 export function noteModel(connection: Connection): Model<NoteDoc> {
   return connection.models.Note ?? connection.model<NoteDoc>('Note', noteSchema, 'notes');

@@ -9,6 +9,7 @@ export const noteOutput = z.object({
   description: z.string(),
   contacts: z.array(z.string()).meta({ description: 'Ids of the related contacts' }),
   deal_ids: z.array(z.string()).optional().meta({ description: 'Ids of the related deals, when there are any' }),
+  owner_id: z.number().int().optional().meta({ description: 'Id of the owning user' }),
   entity_type: z.literal('note'),
 });
 

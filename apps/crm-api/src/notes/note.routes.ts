@@ -1,5 +1,6 @@
+import { XML_NAMES } from '../xml-names';
 import { validationFailed } from '@lib/errors';
-import { defineRoute, type AnyRoute } from '@lib/validation';
+import { defineRoute, xmlRoot, xmlList, type AnyRoute } from '@lib/validation';
 import type { Request, Response } from 'express';
 import { currentUser } from '../auth/basic-auth';
 import { sentContactIds } from '../contact-links';
@@ -9,32 +10,42 @@ import { shapePage, type Page } from '../paging';
 import { noContent as sendNoContent, reply } from '../reply';
 import type { NoteDoc } from './note.model';
 import { noteListOutput, noteOutput } from './note.outputs';
-import { contactNoteParams, contactNotesParams, dealNotesParams, noteByEmailForm, noteInput, noteUpdateInput, wholeListQuery, type NoteInput } from './note.schemas';
+import { contactNoteParams, contactNotesParams, dealNotesParams, noteByEmailForm, noteInput, noteUpdateInput, wholeListQuery, type NoteInput, type NoteUpdateInput } from './note.schemas';
 import type { NoteFields, NoteService } from './note.service';
 import { noteView } from './note.view';
 
 const TAGS = ['notes'];
-const one = { description: 'The note', schema: noteOutput };
-const list = { description: 'Notes, oldest first: count on the first, cursor on the last when more follow (an empty list when none)', schema: noteListOutput };
+const one = { description: 'The note', schema: xmlRoot(noteOutput, XML_NAMES.note.root) };
+const list = { description: 'Notes, oldest first: count on the first, cursor on the last when more follow (an empty list when none)', schema: xmlList(noteListOutput.element, XML_NAMES.notes) };
 
 /** The relation fields a write sent, under the names the service uses. */
-function relationsOf(body: Pick<NoteInput, 'contact_ids' | 'contacts' | 'deal_ids'>): Partial<NoteFields> {
+function relationsOf(body: Pick<NoteInput, 'contact_ids' | 'contacts' | 'deal_ids' | 'owner_id'>): Partial<NoteFields> {
   const contacts = sentContactIds(body);
-  return { ...(contacts && { contacts }), ...(body.deal_ids && { deals: body.deal_ids }) };
+  return { ...(contacts && { contacts }), ...(body.deal_ids && { deals: body.deal_ids }), ...(body.owner_id !== undefined && { owner: body.owner_id }) };
 }
 
 const contactsField = (body: { contacts?: unknown }) => (body.contacts ? 'contacts' : 'contact_ids');
 
 export function noteRoutes(notes: NoteService, contacts: ContactService): AnyRoute[] {
   const account = (req: Request) => currentUser(req).account;
-  const sendOne = (req: Request, res: Response, doc: NoteDoc) => reply(req, res, noteView(doc), { root: 'note' });
-  const sendList = (req: Request, res: Response, page: Page<NoteDoc>) => reply(req, res, shapePage(page.items.map(noteView), page), { root: 'notes', item: 'note' });
+  const sendOne = (req: Request, res: Response, doc: NoteDoc) => reply(req, res, noteView(doc), XML_NAMES.note);
+  const sendList = (req: Request, res: Response, page: Page<NoteDoc>) => reply(req, res, shapePage(page.items.map(noteView), page), XML_NAMES.notes);
 
   function create(body: NoteInput, req: Request) {
     if (body.id !== undefined) throw validationFailed([{ field: 'id', message: 'must not be sent when creating; use PUT /dev/api/notes to update' }]);
-    const fields = { subject: body.subject, description: body.description, contacts: [], deals: [], ...relationsOf(body) };
+    const fields = { subject: body.subject, description: body.description, contacts: [], deals: [], owner: currentUser(req)._id, ...relationsOf(body) };
     return notes.create(account(req), fields, contactsField(body));
   }
+
+  function update(body: NoteUpdateInput, req: Request) {
+    const { id, subject, description } = body;
+    const changes = { ...(subject !== undefined && { subject }), ...(description !== undefined && { description }), ...relationsOf(body) };
+    return notes.update(account(req), id, changes, contactsField(body));
+  }
+
+  const requireDeals = (body: { deal_ids?: number[] }) => {
+    if (!body.deal_ids?.length) throw validationFailed([{ field: 'deal_ids', message: 'must list at least one deal' }]);
+  };
 
   return [
     defineRoute({
@@ -53,11 +64,7 @@ export function noteRoutes(notes: NoteService, contacts: ContactService): AnyRou
       tags: TAGS,
       request: { body: noteUpdateInput },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
-      handler: async ({ body }, req, res) => {
-        const { id, subject, description } = body;
-        const changes = { ...(subject !== undefined && { subject }), ...(description !== undefined && { description }), ...relationsOf(body) };
-        sendOne(req, res, await notes.update(account(req), id, changes, contactsField(body)));
-      },
+      handler: async ({ body }, req, res) => sendOne(req, res, await update(body, req)),
     }),
     defineRoute({
       method: 'post',
@@ -69,7 +76,7 @@ export function noteRoutes(notes: NoteService, contacts: ContactService): AnyRou
       responses: { 204: { description: 'Note added' }, ...commonErrors },
       handler: async ({ body }, req, res) => {
         const contact = await contacts.requireByEmail(account(req), body.email);
-        await notes.create(account(req), { ...body.note, contacts: [contact._id], deals: [] });
+        await notes.create(account(req), { ...body.note, contacts: [contact._id], deals: [], owner: currentUser(req)._id });
         sendNoContent(res);
       },
     }),
@@ -111,8 +118,20 @@ export function noteRoutes(notes: NoteService, contacts: ContactService): AnyRou
       request: { body: noteInput },
       responses: { 200: one, ...commonErrors },
       handler: async ({ body }, req, res) => {
-        if (!body.deal_ids?.length) throw validationFailed([{ field: 'deal_ids', message: 'must list at least one deal' }]);
+        requireDeals(body);
         sendOne(req, res, await create(body, req));
+      },
+    }),
+    defineRoute({
+      method: 'put',
+      path: '/dev/api/opportunity/deals/notes',
+      summary: 'Update a note related to deals (Python client README 4.6): as PUT /dev/api/notes, deal_ids required',
+      tags: TAGS,
+      request: { body: noteUpdateInput },
+      responses: { 200: one, 404: notFoundError, ...commonErrors },
+      handler: async ({ body }, req, res) => {
+        requireDeals(body);
+        sendOne(req, res, await update(body, req));
       },
     }),
   ];

@@ -1,4 +1,4 @@
-import { pathId, text, z } from '@lib/validation';
+import { pathId, text, xmlRoot, z } from '@lib/validation';
 import { contactIdList, idList } from '../contact-links';
 import { idField } from '../fields';
 
@@ -11,6 +11,7 @@ const relations = {
   contact_ids: contactIdList.optional(),
   contacts: contactIdList.optional().meta({ description: 'Same as contact_ids (the name responses use); send one of the two' }),
   deal_ids: idList('deals').optional(),
+  owner_id: idField.optional().meta({ description: 'A user of the account; default the caller on creation' }),
   created_time: readOnly,
   updated_time: readOnly,
   entity_type: readOnly,
@@ -19,7 +20,7 @@ const relations = {
 };
 
 /** N1 and the deal-notes call: a new note. */
-export const noteInput = z.strictObject({ id: idField.optional(), subject, description, ...relations });
+export const noteInput = xmlRoot(z.strictObject({ id: idField.optional(), subject, description, ...relations }), 'note');
 export type NoteInput = z.output<typeof noteInput>;
 
 /** PUT /dev/api/notes: the sent fields replace the stored ones. */

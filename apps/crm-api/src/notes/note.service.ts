@@ -1,6 +1,7 @@
 import { HttpError, validationFailed } from '@lib/errors';
 import { idSequence, insertWithSequenceId } from '@lib/mongo';
 import type { Connection } from 'mongoose';
+import type { AccountService } from '../accounts/account.service';
 import type { ContactLinks } from '../contact-links';
 import type { CrmPager } from '../paging';
 import { removeFromLists } from '../list-removal';
@@ -15,12 +16,14 @@ export interface NoteFields {
   description: string;
   contacts: number[];
   deals: number[];
+  /** The owning user. */
+  owner: number;
 }
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 const noteNotFound = (id: number) => new HttpError(404, 'note_not_found', `No note with id ${id}`);
 
-export function noteService(connection: Connection, options: { pager: CrmPager; links: ContactLinks; dealsExist: DealsExist }) {
+export function noteService(connection: Connection, options: { pager: CrmPager; links: ContactLinks; dealsExist: DealsExist; accounts: AccountService }) {
   const Note = noteModel(connection);
   const ids = idSequence(connection, 'notes');
   const { links, pager } = options;
@@ -29,6 +32,9 @@ export function noteService(connection: Connection, options: { pager: CrmPager; 
     if (fields.contacts?.length) await links.assertExist(account, fields.contacts, contactsField);
     if (fields.deals?.length && !(await options.dealsExist(account, fields.deals))) {
       throw validationFailed([{ field: 'deal_ids', message: `names a deal that is not in this account (${fields.deals.join(', ')})` }]);
+    }
+    if (fields.owner !== undefined && (await options.accounts.usersById(account, [fields.owner])).length === 0) {
+      throw validationFailed([{ field: 'owner_id', message: `names no user of this account (${fields.owner})` }]);
     }
   }
 

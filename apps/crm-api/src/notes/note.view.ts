@@ -10,6 +10,7 @@ export function noteView(doc: NoteDoc) {
     description: doc.description,
     contacts: doc.contacts.map(String),
     ...(doc.deals.length > 0 && { deal_ids: doc.deals.map(String) }),
+    ...(doc.owner !== undefined && { owner_id: doc.owner }),
     entity_type: 'note' as const,
   };
 }

@@ -1,5 +1,6 @@
+import { XML_NAMES } from '../xml-names';
 import { validationFailed } from '@lib/errors';
-import { defineRoute, type AnyRoute } from '@lib/validation';
+import { defineRoute, xmlRoot, xmlList, type AnyRoute } from '@lib/validation';
 import type { Request, Response } from 'express';
 import { currentUser } from '../auth/basic-auth';
 import type { ContactService } from '../contacts/contact.service';
@@ -24,8 +25,8 @@ import {
 import type { TaskService } from './task.service';
 
 const TAGS = ['tasks'];
-const one = { description: 'The task, with its contacts as contact objects', schema: taskOutput };
-const list = { description: 'Tasks: count on the first, cursor on the last when more follow (an empty list when none)', schema: taskListOutput };
+const one = { description: 'The task, with its contacts as contact objects', schema: xmlRoot(taskOutput, XML_NAMES.task.root) };
+const list = { description: 'Tasks: count on the first, cursor on the last when more follow (an empty list when none)', schema: xmlList(taskListOutput.element, XML_NAMES.tasks) };
 const DUE_ORDER = 'Ordered by due date (earliest first), then id.';
 
 function refuseId(body: TaskInput): void {
@@ -34,9 +35,9 @@ function refuseId(body: TaskInput): void {
 
 export function taskRoutes(tasks: TaskService, contacts: ContactService, present: TaskPresenter): AnyRoute[] {
   const account = (req: Request) => currentUser(req).account;
-  const sendOne = async (req: Request, res: Response, doc: TaskDoc) => reply(req, res, await present.one(doc), { root: 'task' });
+  const sendOne = async (req: Request, res: Response, doc: TaskDoc) => reply(req, res, await present.one(doc), XML_NAMES.task);
   const sendList = async (req: Request, res: Response, page: Page<TaskDoc>) =>
-    reply(req, res, shapePage(await present.many(page.items), page), { root: 'tasks', item: 'task' });
+    reply(req, res, shapePage(await present.many(page.items), page), XML_NAMES.tasks);
 
   return [
     defineRoute({

@@ -1,4 +1,4 @@
-import { pathId, queryInt, text, z } from '@lib/validation';
+import { pathId, queryEnum, queryInt, text, z } from '@lib/validation';
 import { contactIdList, idList } from '../contact-links';
 import { epochField, inOrder, MAX_EPOCH } from '../epoch';
 import { idField, intField } from '../fields';
@@ -52,7 +52,7 @@ const epochQuery = (description: string) => queryInt({ min: 0, max: MAX_EPOCH, d
 /** T5 filters: all optional and combined with "and". */
 export const taskFilterQuery = z
   .strictObject({
-    type: z.enum(TASK_TYPES).optional(),
+    type: queryEnum(TASK_TYPES).optional(),
     owner: queryInt({ min: 1, max: Number.MAX_SAFE_INTEGER, description: 'User id of the owner' }).optional(),
     pending: flag.optional().meta({ description: 'true: only pending (not completed) tasks; false: only completed ones' }),
     start_time: epochQuery('Due at or after (epoch seconds)').optional(),

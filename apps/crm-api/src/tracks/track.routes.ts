@@ -1,5 +1,6 @@
+import { XML_NAMES } from '../xml-names';
 import { validationFailed } from '@lib/errors';
-import { defineRoute, z, type AnyRoute } from '@lib/validation';
+import { defineRoute, xmlList, xmlRoot, type AnyRoute } from '@lib/validation';
 import type { Request, Response } from 'express';
 import { currentUser } from '../auth/basic-auth';
 import { commonErrors, notFoundError } from '../errors.outputs';
@@ -12,7 +13,7 @@ import { trackView } from './track.view';
 
 const TAGS = ['tracks'];
 const PATH = '/dev/api/milestone/pipelines';
-const one = { description: 'The track', schema: trackOutput };
+const one = { description: 'The track', schema: xmlRoot(trackOutput, XML_NAMES.track.root) };
 
 /** The milestone list of a K2/K3 body: under `milestone` (the spec's key) or `milestones`. */
 function milestonesOf(body: TrackInput): string[] {
@@ -27,7 +28,7 @@ function milestonesOf(body: TrackInput): string[] {
 
 export function trackRoutes(tracks: TrackService): AnyRoute[] {
   const account = (req: Request) => currentUser(req).account;
-  const sendOne = (req: Request, res: Response, doc: TrackDoc) => reply(req, res, trackView(doc), { root: 'track' });
+  const sendOne = (req: Request, res: Response, doc: TrackDoc) => reply(req, res, trackView(doc), XML_NAMES.track);
 
   return [
     defineRoute({
@@ -35,8 +36,8 @@ export function trackRoutes(tracks: TrackService): AnyRoute[] {
       path: PATH,
       summary: 'K1: tracks of the account, the Default track first',
       tags: TAGS,
-      responses: { 200: { description: 'Every track (never empty: the Default track always exists)', schema: z.array(trackOutput) }, 401: commonErrors[401] },
-      handler: async (_input, req, res) => reply(req, res, (await tracks.list(account(req))).map(trackView), { root: 'tracks', item: 'track' }),
+      responses: { 200: { description: 'Every track (never empty: the Default track always exists)', schema: xmlList(trackOutput, XML_NAMES.tracks) }, 401: commonErrors[401] },
+      handler: async (_input, req, res) => reply(req, res, (await tracks.list(account(req))).map(trackView), XML_NAMES.tracks),
     }),
     defineRoute({
       method: 'post',

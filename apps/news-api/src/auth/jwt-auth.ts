@@ -5,7 +5,7 @@ import { ExtractJwt } from 'passport-jwt';
 import type { Role, UserDoc } from '../users/user.model';
 import type { UserService } from '../users/user.service';
 import { bearerOf } from './access-token';
-import { JWT_ALGORITHM, JWT_ISSUER, signingKey, type TokenSettings } from './tokens';
+import { JWT_ALGORITHM, JWT_ISSUER, signingKey, tokenUserId, type TokenSettings } from './tokens';
 
 const challenge = (error?: string) => ({ 'WWW-Authenticate': error ? `Bearer realm="news", error="${error}"` : 'Bearer realm="news"' });
 
@@ -25,8 +25,6 @@ const tokenOf = ExtractJwt.fromExtractors([
   ExtractJwt.fromBodyField('access_token'),
 ]);
 
-const USER_ID = /^[1-9]\d{0,15}$/;
-
 export interface JwtAuth {
   /** Any signed-in user; the user is read through the token-user cache (TOKEN_USER_TTL_MS). */
   requireUser: RequestHandler;
@@ -38,7 +36,8 @@ export interface JwtAuth {
 
 /**
  * Tokens from POST /auth, presented as `Authorization: Bearer`, or as an `access_token` query or
- * body field. HS256 only, issuer and expiry checked (one jsonwebtoken verify), and the user must
+ * body field. HS256 only, issuer and expiry checked (one jsonwebtoken verify), the claims bounded
+ * (tokenUserId: `exp` within the lifetime, `iat` not ahead, `sub` a user id), and the user must
  * still exist.
  */
 export function jwtAuth(users: UserService, settings: TokenSettings): JwtAuth {
@@ -55,8 +54,7 @@ export function jwtAuth(users: UserService, settings: TokenSettings): JwtAuth {
     } catch (err) {
       return refusal(req, err);
     }
-    const sub = typeof payload === 'object' ? payload.sub : undefined;
-    return typeof sub === 'string' && USER_ID.test(sub) ? Number(sub) : refusal(req);
+    return tokenUserId(payload, settings) ?? refusal(req);
   }
 
   // Called by the router and by app.ts's admin-or-master-key check: errors go to next, never thrown.

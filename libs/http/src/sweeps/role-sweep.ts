@@ -1,7 +1,7 @@
 import type { AnyRoute } from '@lib/validation';
 import { routeTable } from '../build-app';
 import { listenLoopback, type RawRequest } from './raw-client';
-import { bodyFields, bodyTypes, encode, fillPath, formEncode, mediaType, pathParams, plausibleObject, queryFields } from './route-shape';
+import { bodyFields, bodyTypes, encodeBody, encode, fillPath, formEncode, mediaType, pathParams, plausibleObject, queryFields } from './route-shape';
 import { sendAndCheck, type SweepTarget } from './sweep-target';
 
 export interface RoleSweepTarget extends SweepTarget {
@@ -22,7 +22,7 @@ function plausibleRequest(target: SweepTarget, route: AnyRoute): RawRequest {
   const type = bodyTypes(route)[0];
   if (!type) return { method: route.method, url, headers: { Accept: 'application/json' } };
   const body = plausibleObject(route.request?.body, values);
-  return { method: route.method, url, headers: { Accept: 'application/json', 'Content-Type': mediaType(type) }, body: type === 'json' ? JSON.stringify(body) : formEncode(body) };
+  return { method: route.method, url, headers: { Accept: 'application/json', 'Content-Type': mediaType(type) }, body: encodeBody(type, body) };
 }
 
 /**

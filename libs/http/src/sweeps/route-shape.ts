@@ -1,5 +1,6 @@
 import { BODY_MEDIA_TYPES, type AnyRoute, type BodyType } from '@lib/validation';
 import type { z } from 'zod';
+import { toXml } from '../xml';
 
 /** Names of the `:params` in a route path. */
 export const pathParams = (route: AnyRoute) => [...route.path.matchAll(/:([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]);
@@ -49,3 +50,7 @@ export const formEncode = (values: Record<string, unknown>) =>
   Object.entries(values)
     .map(([k, v]) => `${encode(k)}=${encode(typeof v === 'string' ? v : (JSON.stringify(v) ?? ''))}`)
     .join('&');
+
+/** A body object in the route's body type: JSON text, a form, or XML (repeated elements for lists). */
+export const encodeBody = (type: BodyType, body: Record<string, unknown>) =>
+  type === 'json' ? JSON.stringify(body) : type === 'xml' ? toXml(body, 'body') : formEncode(body);

@@ -2,7 +2,7 @@ import type { Express } from 'express';
 import type { AnyRoute } from '@lib/validation';
 import { routeTable } from '../build-app';
 import { listenLoopback, sendRaw, type RawRequest } from './raw-client';
-import { encode, bodyFields, bodyTypes, fillPath, formEncode, mediaType, pathParams, plausibleObject, queryFields } from './route-shape';
+import { encode, encodeBody, bodyFields, bodyTypes, fillPath, formEncode, mediaType, pathParams, plausibleObject, queryFields } from './route-shape';
 
 /** The records of one tenant (account, user) that another must not reach. */
 export interface TenantFixture {
@@ -40,7 +40,7 @@ function requestsWithValues(route: AnyRoute, values: Record<string, string | num
     method: route.method,
     url,
     headers: { Accept: 'application/json', 'Content-Type': mediaType(type) },
-    body: type === 'json' ? JSON.stringify(body) : formEncode(body),
+    body: encodeBody(type, body),
   }));
 }
 

@@ -1,0 +1,26 @@
+import { defineRoute, type AnyRoute } from '@lib/validation';
+import { currentUser } from '../auth/basic-auth';
+import { commonErrors } from '../errors.outputs';
+import { noContent } from '../reply';
+import { bulkForm, bulkQuery, MAX_BULK_IDS } from './bulk.schemas';
+import type { BulkService } from './bulk.service';
+
+export function bulkRoutes(bulk: BulkService): AnyRoute[] {
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/dev/api/bulk/update',
+      summary: 'One action on many contacts: ADD_TAG, REMOVE_TAG, DELETE or CHANGE_OWNER (form call)',
+      description:
+        `Query action_type (and owner for CHANGE_OWNER); form fields contact_ids (JSON array text, at most ${MAX_BULK_IDS} ids) and, for the tag actions, data (the tags, JSON array text). ` +
+        'Ids of no contact of the account are ignored; tags on a company are a 400. Done when the answer comes (204).',
+      tags: ['contacts'],
+      request: { query: bulkQuery, body: bulkForm, bodyTypes: ['form', 'json'] },
+      responses: { 204: { description: 'Done' }, ...commonErrors },
+      handler: async ({ query, body }, req, res) => {
+        await bulk.run(currentUser(req).account, query.action_type, body, query.owner);
+        noContent(res);
+      },
+    }),
+  ];
+}

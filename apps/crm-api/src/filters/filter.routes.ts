@@ -1,0 +1,45 @@
+import { defineRoute, z, type AnyRoute } from '@lib/validation';
+import { currentUser } from '../auth/basic-auth';
+import { contactListOutput } from '../contacts/contact.outputs';
+import type { ContactPresenter } from '../contacts/contact.presenter';
+import { dealPageOutput } from '../deals/deal.outputs';
+import type { DealPresenter } from '../deals/deal.presenter';
+import { commonErrors, noContent } from '../errors.outputs';
+import { shapePage } from '../paging';
+import { noContent as sendNoContent, reply } from '../reply';
+import { dynamicFilterForm, MAX_FILTER_JSON, MAX_RULES } from './filter.schemas';
+import type { FilterService } from './filter.service';
+
+export function filterRoutes(filters: FilterService, contacts: ContactPresenter, deals: DealPresenter): AnyRoute[] {
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/dev/api/filters/filter/dynamic-filter',
+      summary: 'Contacts, companies or deals matching the rules of filterJson, paged (form call)',
+      description:
+        'Form fields (or JSON) `page_size`, `cursor`, `global_sort_key`, and `filterJson`: JSON text of ' +
+        '`{"rules": [{"LHS", "CONDITION", "RHS", "RHS_NEW"?}], "or_rules": [...], "contact_type": "PERSON" | "COMPANY" | "OPPORTUNITY"}`. ' +
+        `Every rule of rules holds and, when or_rules has any, at least one of those; at most ${MAX_RULES} rules in each list, ` +
+        `filterJson at most ${MAX_FILTER_JSON} characters. The fields and conditions are listed in apps/crm-api/README.md. 204 when nothing matches.`,
+      tags: ['filters'],
+      request: { body: dynamicFilterForm, bodyTypes: ['form', 'json'] },
+      responses: {
+        200: { description: 'A page of contacts or companies, or of deals for OPPORTUNITY: count on the first, cursor on the last when more follow', schema: z.union([contactListOutput, dealPageOutput]) },
+        204: noContent,
+        ...commonErrors,
+      },
+      handler: async ({ body }, req, res) => {
+        const account = currentUser(req).account;
+        const { filterJson, ...params } = body;
+        if (filterJson.contact_type === 'OPPORTUNITY') {
+          const page = await filters.deals(account, filterJson, params);
+          if (page.items.length === 0) return sendNoContent(res);
+          return reply(req, res, shapePage(await deals.many(page.items), page), { root: 'deals', item: 'deal' });
+        }
+        const page = await filters.contacts(account, filterJson, params);
+        if (page.items.length === 0) return sendNoContent(res);
+        reply(req, res, shapePage(await contacts.many(page.items), page), { root: 'contacts', item: 'contact' });
+      },
+    }),
+  ];
+}
