@@ -79,6 +79,7 @@ describe('C3: a person with defaults', () => {
       created_time: body.created_time,
       updated_time: body.created_time,
       rev: 0,
+      insert_token: expect.any(String),
     });
     expect(await ctx.EmailClaim.findById(`${ann.account}:ann@x.test`).lean()).toMatchObject({ contact: body.id });
     expect((await ctx.Account.findById(ann.account).lean())!.contact_count).toBe(1);
@@ -385,6 +386,7 @@ describe('C3: read-only fields', () => {
         'created_time',
         'updated_time',
         'rev',
+        'insert_token',
       ].sort(),
     );
   });

@@ -1,6 +1,7 @@
 import type { Response } from 'supertest';
 import { company, person, setupCrmApp, type TestUser } from './setup-app';
 import { storedState } from './expectations';
+import { contactSlots } from '../src/contacts/contact-slots';
 
 /** 406 when the account holds its contact limit (C3, and C4 without an id). */
 const LIMIT = 3;
@@ -14,6 +15,7 @@ function expectLimit(res: Response) {
 }
 
 const contactCount = async (user: TestUser) => (await ctx.Account.findById(user.account).lean())!.contact_count;
+const reservations = async (user: TestUser) => (await ctx.Account.findById(user.account).lean())!.contact_reservations;
 
 let ann: TestUser;
 beforeEach(async () => {
@@ -123,5 +125,66 @@ describe('contact limit (406)', () => {
     expect(held).toBeLessThanOrEqual(LIMIT);
     expect(held).toBe(1 + created.length);
     expect(await contactCount(ann)).toBe(held);
+  });
+
+  it('spends no slot on the losers of an email race: a full-but-one account still takes the winner, the rest get 400, none 406', async () => {
+    await fill(ann, LIMIT - 1);
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => ctx.as(ann).post('/dev/api/contacts').send(person(`R${i}`, 'race@x.test'))));
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    for (const res of results.filter((r) => r.status !== 200)) expect(res.body.error.code).toBe('duplicate_email');
+    expect(await ctx.Contact.countDocuments({ account: ann.account })).toBe(LIMIT);
+    expect(await contactCount(ann)).toBe(LIMIT);
+    expect(await reservations(ann)).toEqual({});
+  });
+});
+
+describe('contact-limit reservations left by a dead create', () => {
+  const slots = () => contactSlots(ctx.connection, LIMIT);
+  /** Moves every reservation of the account past its expiry (what RESERVATION_MS of waiting does). */
+  const expireReservations = async (user: TestUser) => {
+    const held = (await reservations(user)) ?? {};
+    const aged = Object.fromEntries(Object.keys(held).map((token) => [`contact_reservations.${token}.until`, Date.now() - 1]));
+    await ctx.Account.collection.updateOne({ _id: user.account as never }, { $set: aged });
+  };
+
+  it('gives the slot of a create that died before storing its contact back once its reservation expires', async () => {
+    await fill(ann, LIMIT - 1);
+    await slots().reserve(ann.account, 900_001); // the process dies here: nothing settles or releases it
+    expect(await contactCount(ann)).toBe(LIMIT);
+    expectLimit(await ctx.as(ann).post('/dev/api/contacts').send(person('Early'))); // within RESERVATION_MS the slot stays held
+    expect(Object.values((await reservations(ann))!)).toEqual([{ contact: 900_001, until: expect.any(Number) }]);
+
+    await expireReservations(ann);
+    const res = await ctx.as(ann).post('/dev/api/contacts').send(person('Late'));
+    expect(res.status).toBe(200);
+    expect(await ctx.Contact.countDocuments({ account: ann.account })).toBe(LIMIT);
+    expect(await contactCount(ann)).toBe(LIMIT);
+    expect(await reservations(ann)).toEqual({});
+    expectLimit(await ctx.as(ann).post('/dev/api/contacts').send(person('Extra')));
+  });
+
+  it('keeps the slot of a create that died after storing its contact', async () => {
+    await fill(ann, LIMIT - 1);
+    await slots().reserve(ann.account, 900_002);
+    await ctx.Contact.collection.insertOne({ ...(await ctx.Contact.findOne({ account: ann.account }).lean())!, _id: 900_002 as never, emails: [] });
+    await expireReservations(ann);
+    expectLimit(await ctx.as(ann).post('/dev/api/contacts').send(person('Extra')));
+    expect(await contactCount(ann)).toBe(LIMIT);
+    expect(await ctx.Contact.countDocuments({ account: ann.account })).toBe(LIMIT);
+    expect(await reservations(ann)).toEqual({});
+  });
+
+  it('gives each dead slot back once when many creates find them at the same time', async () => {
+    await fill(ann, 1);
+    await slots().reserve(ann.account, 900_003);
+    await slots().reserve(ann.account, 900_004);
+    expect(await contactCount(ann)).toBe(LIMIT);
+    await expireReservations(ann);
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => ctx.as(ann).post('/dev/api/contacts').send(person(`C${i}`))));
+    expect(results.filter((r) => r.status === 200)).toHaveLength(2);
+    for (const res of results.filter((r) => r.status !== 200)) expectLimit(res);
+    expect(await ctx.Contact.countDocuments({ account: ann.account })).toBe(LIMIT);
+    expect(await contactCount(ann)).toBe(LIMIT);
+    expect(await reservations(ann)).toEqual({});
   });
 });

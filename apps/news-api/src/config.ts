@@ -29,6 +29,7 @@ const envSchema = z.object({
   JWT_EXPIRES_IN: duration({ allowZero: false }).default(3600),
   NEWS_FEEDS: z.string().min(1, 'must be the path of a publishers file; leave it unset for the shipped list').optional(),
   NEWS_SYNC_INTERVAL: duration({ allowZero: true }).default(1800),
+  NEWS_SYNC_LEASE: duration({ allowZero: false }).default(30),
 });
 
 export interface NewsConfig {
@@ -41,6 +42,8 @@ export interface NewsConfig {
   publishers: Publisher[];
   /** Seconds between scheduled feed syncs; 0 turns the schedule off. */
   syncIntervalSeconds: number;
+  /** Seconds a sync's lease lasts unrenewed: how long a replica killed mid-sync holds the others off. */
+  syncLeaseSeconds: number;
   /** Development defaults that were used, printed at start. */
   defaultsUsed: string[];
 }
@@ -62,6 +65,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): NewsConfig {
     jwt: { secret: values.JWT_SECRET, expiresInSeconds: parsed.JWT_EXPIRES_IN },
     publishers: loadPublishers(parsed.NEWS_FEEDS),
     syncIntervalSeconds: parsed.NEWS_SYNC_INTERVAL,
+    syncLeaseSeconds: parsed.NEWS_SYNC_LEASE,
     defaultsUsed,
   };
 }

@@ -15,7 +15,7 @@ export function newsService(config: NewsConfig): RunServiceOptions {
     database: config.database,
     warnings: config.defaultsUsed.length ? [`development defaults in use: ${config.defaultsUsed.join(', ')}`] : [],
     createApp: (deps) => {
-      sync = feedSync({ connection: deps.connection, logger: deps.logger, publishers: config.publishers });
+      sync = feedSync({ connection: deps.connection, logger: deps.logger, publishers: config.publishers, leaseMs: config.syncLeaseSeconds * 1000 });
       return createApp({ ...deps, masterKey: config.masterKey, jwt: config.jwt, publishers: config.publishers, sync });
     },
     prepare: async ({ logger, lifecycle }) => {

@@ -8,7 +8,7 @@ const STRONG = { MASTER_KEY: 'm'.repeat(16), JWT_SECRET: 's'.repeat(32) };
 describe('loadConfig', () => {
   it('uses printed development defaults outside production', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ production: false, port: 3000, database: { dbName: 'news' }, jwt: { expiresInSeconds: 3600 }, syncIntervalSeconds: 1800 });
+    expect(config).toMatchObject({ production: false, port: 3000, database: { dbName: 'news' }, jwt: { expiresInSeconds: 3600 }, syncIntervalSeconds: 1800, syncLeaseSeconds: 30 });
     expect(config.defaultsUsed).toEqual([expect.stringMatching(/^MASTER_KEY=/), expect.stringMatching(/^JWT_SECRET=/)]);
     expect(config.publishers.length).toBeGreaterThanOrEqual(5);
     expect(config.publishers.every((p) => p.feeds.every((f) => f.startsWith('https://')))).toBe(true);
@@ -21,8 +21,8 @@ describe('loadConfig', () => {
   });
 
   it('reads durations and the per-app database URL', () => {
-    const config = loadConfig({ ...STRONG, JWT_EXPIRES_IN: '15m', NEWS_SYNC_INTERVAL: '0', NEWS_MONGO_URL: 'mongodb://db:27017/press' });
-    expect(config).toMatchObject({ jwt: { expiresInSeconds: 900 }, syncIntervalSeconds: 0, database: { dbName: 'press' }, masterKey: STRONG.MASTER_KEY });
+    const config = loadConfig({ ...STRONG, JWT_EXPIRES_IN: '15m', NEWS_SYNC_INTERVAL: '0', NEWS_SYNC_LEASE: '2m', NEWS_MONGO_URL: 'mongodb://db:27017/press' });
+    expect(config).toMatchObject({ jwt: { expiresInSeconds: 900 }, syncIntervalSeconds: 0, syncLeaseSeconds: 120, database: { dbName: 'press' }, masterKey: STRONG.MASTER_KEY });
     expect(loadConfig({ JWT_EXPIRES_IN: '7d' }).jwt.expiresInSeconds).toBe(604800);
     expect(loadConfig({ JWT_EXPIRES_IN: '90' }).jwt.expiresInSeconds).toBe(90);
   });

@@ -16,7 +16,7 @@ describe('POST /users', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ data: [{ name: 'Alice', age: 30.5, city: 'Sydney' }] });
     const stored = await ctx.User.find().lean();
-    expect(stored).toEqual([{ _id: 1, name: 'Alice', age: 30.5, city: 'Sydney' }]);
+    expect(stored).toEqual([{ _id: 1, name: 'Alice', age: 30.5, city: 'Sydney', insert_token: expect.any(String) }]);
   });
 
   it('keeps values exactly, including case, spaces and encoded characters', async () => {
@@ -28,6 +28,27 @@ describe('POST /users', () => {
     await add('name=Bob&age=40&city=Hobart').expect(200);
     await add('name=Bob&age=40&city=Hobart').expect(200);
     expect(await ctx.User.countDocuments()).toBe(2);
+  });
+
+  it('keeps two identical records apart when the id counter repeats a value (restored counter): each insert knows its own by its token', async () => {
+    await add('name=Bob&age=40&city=Hobart').expect(200);
+    // the counter goes back (a backup restored, the embedded server's $inc): the next insert draws id 1 again
+    await ctx.connection.collection('counters').updateOne({ _id: 'users' as never }, { $set: { seq: 0 } });
+    const second = await add('name=Bob&age=40&city=Hobart');
+    expect(second.status).toBe(200);
+    expect(second.body).toEqual({ data: [{ name: 'Bob', age: 40, city: 'Hobart' }] });
+    const stored = await ctx.User.find().sort({ _id: 1 }).lean();
+    expect(stored.map(({ _id, name, age, city }) => ({ _id, name, age, city }))).toEqual([
+      { _id: 1, name: 'Bob', age: 40, city: 'Hobart' },
+      { _id: 2, name: 'Bob', age: 40, city: 'Hobart' },
+    ]);
+    const tokens = (await ctx.connection.collection('users').find().toArray()).map((doc) => doc.insert_token);
+    expect(new Set(tokens).size).toBe(2);
+    const listed = await request(ctx.app).get('/users').expect(200);
+    expect(listed.body.data).toEqual([
+      { name: 'Bob', age: 40, city: 'Hobart' },
+      { name: 'Bob', age: 40, city: 'Hobart' },
+    ]);
   });
 
   it.each([

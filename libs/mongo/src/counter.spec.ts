@@ -1,6 +1,9 @@
 import { useTestDatabase } from './testing';
 import { Schema } from 'mongoose';
-import { forgetHeldIds, idSequence, insertWithSequenceId, MAX_ID_ATTEMPTS, nextSequence } from './counter';
+import { forgetHeldIds, idSequence, INSERT_TOKEN, insertTokenField, insertWithSequenceId, MAX_ID_ATTEMPTS, nextSequence } from './counter';
+
+/** Stored documents without their insert tokens (compared where the token's value is not the point). */
+const untokened = (docs: Record<string, unknown>[]) => docs.map(({ [INSERT_TOKEN]: _token, ...doc }) => doc);
 
 describe('nextSequence', () => {
   const db = useTestDatabase();
@@ -95,22 +98,55 @@ describe('nextSequence', () => {
 
   describe('insertWithSequenceId', () => {
     const model = () =>
-      db.connection.models.Thing ?? db.connection.model('Thing', new Schema({ _id: Number, name: { type: String, unique: true } }, { versionKey: false }), 'things');
+      db.connection.models.Thing ?? db.connection.model('Thing', new Schema({ _id: Number, ...insertTokenField, name: { type: String, unique: true } }, { versionKey: false }), 'things');
+    const Twin = () =>
+      db.connection.models.Twin ?? db.connection.model('Twin', new Schema({ _id: Number, ...insertTokenField, name: String }, { versionKey: false }), 'twins');
+    const Plain = () => db.connection.models.Plain ?? db.connection.model('Plain', new Schema({ _id: Number, name: String }, { versionKey: false }), 'plain');
     const ids = () => idSequence(db.connection, 'things');
 
     it('inserts under the next id of the sequence', async () => {
       expect(await insertWithSequenceId(model(), ids(), (id) => ({ _id: id, name: 'a' }))).toEqual({ _id: 1, name: 'a' });
       expect(await insertWithSequenceId(model(), ids(), (id) => ({ _id: id, name: 'b' }))).toEqual({ _id: 2, name: 'b' });
-      expect(await model().find().sort({ _id: 1 }).lean()).toEqual([{ _id: 1, name: 'a' }, { _id: 2, name: 'b' }]);
+      expect(untokened(await model().find().sort({ _id: 1 }).lean())).toEqual([{ _id: 1, name: 'a' }, { _id: 2, name: 'b' }]);
     });
 
-    it('answers with the stored document when its own insert was already applied (a retried write)', async () => {
+    it('stores a fresh insert token with each document, and answers the document without it', async () => {
+      await insertWithSequenceId(model(), ids(), (id) => ({ _id: id, name: 'a' }));
+      await insertWithSequenceId(model(), ids(), (id) => ({ _id: id, name: 'b' }));
+      const raw = await db.connection.collection('things').find().sort({ _id: 1 }).toArray();
+      const tokens = raw.map((doc) => doc[INSERT_TOKEN]);
+      expect(tokens).toEqual([expect.stringMatching(/^[\w-]{16}$/), expect.stringMatching(/^[\w-]{16}$/)]);
+      expect(tokens[0]).not.toBe(tokens[1]);
+      expect(raw).toEqual([{ _id: 1, name: 'a', [INSERT_TOKEN]: tokens[0] }, { _id: 2, name: 'b', [INSERT_TOKEN]: tokens[1] }]);
+    });
+
+    it('answers with the stored document when the duplicate carries its own insert token (a retried write)', async () => {
       await model().createIndexes();
-      await model().create({ _id: 1, name: 'a' });
-      const insert = jest.fn(async (doc: { _id: number; name: string }) => (await model().create(doc)).toObject());
+      const things = db.connection.collection('things');
+      // the first write lands, its reply is lost, and the retry reports the duplicate _id
+      const insert = jest.fn(async (doc: { _id: number; name: string }) => {
+        await things.insertOne({ ...doc } as never);
+        await things.insertOne({ ...doc } as never);
+        return doc;
+      });
       expect(await insertWithSequenceId(model(), ids(), (id) => ({ _id: id, name: 'a' }), { insert })).toEqual({ _id: 1, name: 'a' });
       expect(insert).toHaveBeenCalledTimes(1);
-      expect(await model().countDocuments()).toBe(1);
+      expect(untokened(await model().find().lean())).toEqual([{ _id: 1, name: 'a' }]);
+    });
+
+    it.each([
+      ['another insert token', { [INSERT_TOKEN]: 'someone-else' }],
+      ['no insert token (stored before tokens)', {}],
+    ])('treats a stored document with equal content and %s as another record when the counter repeats its id', async (_case, token) => {
+      await Twin().create({ _id: 1, name: 'same', ...token });
+      const doc = await insertWithSequenceId(Twin(), ids(), (id) => ({ _id: id, name: 'same' }));
+      expect(doc).toEqual({ _id: 2, name: 'same' });
+      expect(untokened(await Twin().find().sort({ _id: 1 }).lean())).toEqual([{ _id: 1, name: 'same' }, { _id: 2, name: 'same' }]);
+    });
+
+    it('refuses a model whose schema does not declare the insert token, writing nothing', async () => {
+      await expect(insertWithSequenceId(Plain(), ids(), (id) => ({ _id: id, name: 'a' }))).rejects.toThrow('must declare insertTokenField');
+      expect(await Plain().countDocuments()).toBe(0);
     });
 
     it('when another document holds the id (counter behind the data), moves the counter past the stored ids, undoes the attempt and retries', async () => {
@@ -129,7 +165,7 @@ describe('nextSequence', () => {
       expect(doc).toEqual({ _id: 8, name: 'new' });
       expect(built).toEqual([1, 8]);
       expect(abandoned).toEqual([1]);
-      expect(await model().find().sort({ _id: 1 }).lean()).toEqual([
+      expect(untokened(await model().find().sort({ _id: 1 }).lean())).toEqual([
         { _id: 1, name: 'old1' },
         { _id: 7, name: 'old7' },
         { _id: 8, name: 'new' },

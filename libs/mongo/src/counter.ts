@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Schema, type Connection, type Model } from 'mongoose';
 import { driverCollection } from './driver-collection';
 
@@ -109,24 +110,39 @@ export function idSequence(connection: Connection, name: string, options: { offs
   };
 }
 
+/**
+ * The field that holds each inserted document's insert token: a random value drawn for one insert,
+ * by which that insert recognises its own document when a retried write reports it as a duplicate.
+ */
+export const INSERT_TOKEN = 'insert_token';
+
+/**
+ * Spread into the schema of every model written by insertWithSequenceId. It is stored and read like
+ * any field (views list the fields they show, so it never reaches a client).
+ */
+export const insertTokenField = { [INSERT_TOKEN]: { type: String } } as const;
+
+type WithToken<T> = T & { [INSERT_TOKEN]: string };
+
 export interface SequenceInsertOptions<T> {
-  /** Writes the document and answers it as stored; `model.create` when not given. */
-  insert?: (doc: T) => Promise<T>;
+  /** Writes the document (insert token included) and answers it as stored; `model.create` when not given. */
+  insert?: (doc: WithToken<T>) => Promise<T>;
   /** Undoes what `build` claimed for a document given up because its id was taken. */
   abandon?: (doc: T) => Promise<void>;
 }
 
 /**
- * Inserts `build(id)` under the next id of `ids`.
+ * Inserts `build(id)` under the next id of `ids`, with a fresh insert token.
  *
- * A duplicate `_id` held by another document means the counter is behind the stored ids (a restored
- * backup, a reset counter, the embedded server's `$inc`, which is not always atomic under load):
- * the sequence is moved past the highest stored `_id`, `abandon` undoes the attempt, and the
- * document is built again under a fresh id (at most MAX_ID_ATTEMPTS ids in all).
+ * A duplicate `_id` held by a document with another token (or none) means the counter is behind the
+ * stored ids (a restored backup, a reset counter, the embedded server's `$inc`, which is not always
+ * atomic under load): the sequence is moved past the highest stored `_id`, `abandon` undoes the
+ * attempt, and the document is built again under a fresh id (at most MAX_ID_ATTEMPTS ids in all).
+ * A document with equal content is someone else's: two identical requests make two records.
  *
- * A duplicate `_id` held by this very document means the reply to the insert was lost and the
- * driver retried it (a server that does not deduplicate retried writes, like the embedded one,
- * then reports the duplicate): that is this request's own write, so it is the answer.
+ * A duplicate `_id` held by a document with this insert's token means the reply to the insert was
+ * lost and the driver retried it (a server that does not deduplicate retried writes, like the
+ * embedded one, then reports the duplicate): that is this insert's own write, so it is the answer.
  */
 export async function insertWithSequenceId<T extends { _id: number }>(
   model: Model<T>,
@@ -134,13 +150,15 @@ export async function insertWithSequenceId<T extends { _id: number }>(
   build: (id: number) => T | Promise<T>,
   options: SequenceInsertOptions<T> = {},
 ): Promise<T> {
-  const insert = options.insert ?? (async (doc: T) => (await model.create(doc)).toObject() as T);
+  if (!model.schema.path(INSERT_TOKEN)) throw new Error(`the schema of ${model.modelName} must declare insertTokenField`);
+  const insert = options.insert ?? (async (doc: WithToken<T>) => (await model.create(doc)).toObject() as T);
   for (let attempt = 1; ; attempt++) {
     const doc = await build(await ids.next());
+    const token = randomBytes(12).toString('base64url');
     try {
-      return await insert(doc);
+      return withoutToken(await insert({ ...doc, [INSERT_TOKEN]: token }));
     } catch (err) {
-      const holder = await duplicateIdHolder(err, model, doc);
+      const holder = await duplicateIdHolder(err, model, doc._id, token);
       if (holder === 'no') throw err;
       if (holder !== 'another') return holder;
       await options.abandon?.(doc);
@@ -151,20 +169,17 @@ export async function insertWithSequenceId<T extends { _id: number }>(
   }
 }
 
-/** Whether a failed insert hit a duplicate `_id`, and if so the stored document when it is this very one (a retried write). */
-async function duplicateIdHolder<T extends { _id: number }>(err: unknown, model: Model<T>, doc: T): Promise<T | 'another' | 'no'> {
+function withoutToken<T>(doc: T): T {
+  const { [INSERT_TOKEN]: _token, ...rest } = doc as Record<string, unknown>;
+  return rest as T;
+}
+
+/** Whether a failed insert hit a duplicate `_id`, and if so the stored document when it carries this insert's token (a retried write). */
+async function duplicateIdHolder<T extends { _id: number }>(err: unknown, model: Model<T>, id: number, token: string): Promise<T | 'another' | 'no'> {
   const e = err as { code?: number; keyPattern?: Record<string, unknown>; message?: string };
   const onId = e.keyPattern ? Object.keys(e.keyPattern).join() === '_id' : / index: _id_ /.test(e.message ?? '');
   if (e.code !== 11000 || !onId) return 'no';
-  const stored = await model.findById(doc._id).lean<T>();
+  const stored = await driverCollection(model).findOne({ _id: id } as never);
   if (!stored) return 'no';
-  const ours = Object.entries(doc).every(([key, value]) => canonical((stored as Record<string, unknown>)[key]) === canonical(value));
-  return ours ? stored : 'another';
-}
-
-/** JSON with object keys sorted, so that stored and sent documents compare regardless of key order. */
-function canonical(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v,
-  );
+  return (stored as Record<string, unknown>)[INSERT_TOKEN] === token ? withoutToken(stored as T) : 'another';
 }

@@ -6,4 +6,5 @@ export * from './embedded';
 export * from './target';
 export * from './embedded-url-file';
 export * from './revocable-cache';
+export * from './lease';
 export * from './revocation-log';

@@ -1,3 +1,4 @@
+import { insertTokenField } from '@lib/mongo';
 import { Schema, type Connection, type Model } from 'mongoose';
 
 export interface ArticleDoc {
@@ -12,6 +13,7 @@ export interface ArticleDoc {
 const articleSchema = new Schema<ArticleDoc>(
   {
     _id: { type: Number, required: true },
+    ...insertTokenField,
     title: { type: String, required: true },
     content: { type: String, required: true },
   },

@@ -1,3 +1,4 @@
+import { insertTokenField } from '@lib/mongo';
 import { Schema, type Connection, type Model } from 'mongoose';
 
 export interface DomainUserDoc {
@@ -19,6 +20,7 @@ export interface DomainUserDoc {
 const domainUserSchema = new Schema<DomainUserDoc>(
   {
     _id: { type: Number, required: true },
+    ...insertTokenField,
     account: { type: Number, required: true },
     domain: { type: String, required: true },
     email: { type: String, required: true },

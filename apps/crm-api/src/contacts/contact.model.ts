@@ -1,3 +1,4 @@
+import { insertTokenField } from '@lib/mongo';
 import { Schema, type Connection, type Model } from 'mongoose';
 
 export type ContactType = 'PERSON' | 'COMPANY';
@@ -48,6 +49,7 @@ const propertySchema = new Schema<Property>(
 const contactSchema = new Schema<ContactDoc>(
   {
     _id: { type: Number, required: true },
+    ...insertTokenField,
     account: { type: Number, required: true },
     owner: { type: Number, required: true },
     type: { type: String, required: true, enum: ['PERSON', 'COMPANY'] },

@@ -3,7 +3,6 @@ import { isDeepStrictEqual } from 'node:util';
 import { HttpError, badRequest, conflict, validationFailed } from '@lib/errors';
 import { driverCollection, idSequence, insertWithSequenceId } from '@lib/mongo';
 import type { Connection } from 'mongoose';
-import { accountModel } from '../accounts/account.model';
 import type { DomainUserDoc } from '../accounts/domain-user.model';
 import { removeContactFromActivities } from '../activity-cleanup';
 import { forgetContactInDeals } from '../deals/deal-contacts';
@@ -11,6 +10,7 @@ import type { CrmPager, Page, SortedPageParams } from '../paging';
 import { assertContactRules, emailsOf, TAG_MAX, type ContactState } from './contact-rules';
 import { contactModel, type ContactDoc, type Property } from './contact.model';
 import type { ContactInput } from './contact.schemas';
+import { contactSlots, type SlotReservation } from './contact-slots';
 import { emailClaims } from './email-claims';
 
 const CAMPAIGN_LISTS = ['campaignStatus', 'unsubscribeStatus', 'emailBounceStatus'] as const;
@@ -48,22 +48,9 @@ export interface ContactServiceOptions {
 
 export function contactService(connection: Connection, options: ContactServiceOptions) {
   const Contact = contactModel(connection);
-  const accounts = driverCollection(accountModel(connection));
   const claims = emailClaims(connection);
+  const slots = contactSlots(connection, options.contactLimit);
   const contactIds = idSequence(connection, 'contacts', { block: CONTACT_ID_BLOCK });
-
-  /**
-   * Reserves one contact slot of the account, atomically against the limit (406 when full). No
-   * recount here: a slot reserved by a create still in flight is not yet a stored contact, so a
-   * recount would hand that slot out twice and let concurrent creates pass the limit.
-   */
-  async function reserveSlot(account: number): Promise<void> {
-    const reserved = await accounts.updateOne({ _id: account, contact_count: { $lt: options.contactLimit } }, { $inc: { contact_count: 1 } });
-    if (reserved.matchedCount) return;
-    throw new HttpError(406, 'contact_limit_reached', `The account holds its limit of ${options.contactLimit} contacts`);
-  }
-
-  const releaseSlot = (account: number) => accounts.updateOne({ _id: account }, { $inc: { contact_count: -1 } });
 
   /**
    * The contact as stored, every field given (what the model's defaults would add), written with the
@@ -246,8 +233,10 @@ export function contactService(connection: Connection, options: ContactServiceOp
     findByEmails: (account: number, emails: string[]) => Contact.find({ account, emails: { $in: emails } }).sort({ _id: 1 }).lean<ContactDoc[]>(),
 
     /**
-     * C3 (and C4 without id): reserves a slot of the contact limit, claims the person's emails, and
-     * inserts; a refusal or failure at any step undoes the steps before it.
+     * C3 (and C4 without id): claims the person's emails, then reserves a slot of the contact limit
+     * (so the loser of an email race holds no slot), and inserts; a refusal or failure at any step
+     * undoes the steps before it. A create that dies midway leaves its claims and its reservation to
+     * expire (email-claims.ts, contact-slots.ts).
      */
     async create(owner: DomainUserDoc, input: ContactInput): Promise<ContactDoc> {
       const account = owner.account;
@@ -262,13 +251,15 @@ export function contactService(connection: Connection, options: ContactServiceOp
       assertCampaignLists(input);
       assertContactRules(state);
       await assertCompany(account, state.contact_company_id);
-      await reserveSlot(account);
       const emails = emailsOf(state.properties);
       const now = nowSeconds();
       let claimed: { id: number; emails: string[] } | undefined;
-      const releaseClaims = async () => {
-        if (claimed) await claims.release(account, claimed.id, claimed.emails);
-        claimed = undefined;
+      let slot: SlotReservation | undefined;
+      // undoes one attempt: its claims and its slot (an attempt whose id turned out taken, or the whole create)
+      const undo = async () => {
+        const [held, reserved] = [claimed, slot];
+        claimed = slot = undefined;
+        await Promise.all([held && claims.release(account, held.id, held.emails), reserved && slots.release(reserved)]);
       };
       let created: ContactDoc;
       try {
@@ -277,6 +268,7 @@ export function contactService(connection: Connection, options: ContactServiceOp
           contactIds,
           async (id): Promise<ContactDoc> => {
             if (state.type === 'PERSON') claimed = { id, emails: await claims.claim(account, id, emails) };
+            slot = await slots.reserve(account, id);
             return {
               _id: id,
               account,
@@ -298,12 +290,19 @@ export function contactService(connection: Connection, options: ContactServiceOp
               rev: 0,
             };
           },
-          { insert: insertContact, abandon: releaseClaims },
+          {
+            insert: async (doc) => {
+              if (slot) slots.assertInTime(slot);
+              return insertContact(doc);
+            },
+            abandon: undo,
+          },
         );
       } catch (err) {
-        await Promise.all([releaseSlot(account), releaseClaims()]);
+        await undo();
         throw err;
       }
+      if (slot) await slots.settle(slot);
       return dropDeletedCompany(created);
     },
 
@@ -337,7 +336,7 @@ export function contactService(connection: Connection, options: ContactServiceOp
       const { deletedCount } = await Contact.deleteOne({ _id: id, account });
       if (!deletedCount) return;
       await Promise.all([
-        releaseSlot(account),
+        slots.free(account),
         claims.releaseAll(id),
         Contact.updateMany({ account, contact_company_id: id }, { $set: { contact_company_id: null }, $inc: { rev: 1 } }),
         removeContactFromActivities(connection, account, id),

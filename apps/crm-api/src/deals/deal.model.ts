@@ -1,3 +1,4 @@
+import { insertTokenField } from '@lib/mongo';
 import { Schema, type Connection, type Model } from 'mongoose';
 
 export interface CustomDatum {
@@ -30,6 +31,7 @@ export interface DealDoc {
 const dealSchema = new Schema<DealDoc>(
   {
     _id: { type: Number, required: true },
+    ...insertTokenField,
     account: { type: Number, required: true },
     name: { type: String, required: true },
     description: { type: String, default: '' },

@@ -1,3 +1,4 @@
+import { insertTokenField } from '@lib/mongo';
 import { Schema, type Connection, type Model } from 'mongoose';
 
 /** The accepted colors, case-sensitive; each states a priority (the spec shows red and green). */
@@ -24,6 +25,7 @@ export interface EventDoc {
 const eventSchema = new Schema<EventDoc>(
   {
     _id: { type: Number, required: true },
+    ...insertTokenField,
     account: { type: Number, required: true },
     title: { type: String, required: true },
     start: { type: Number, required: true },

@@ -1,3 +1,4 @@
+import { insertTokenField } from '@lib/mongo';
 import { Schema, type Connection, type Model } from 'mongoose';
 
 export interface NoteDoc {
@@ -18,6 +19,7 @@ export interface NoteDoc {
 const noteSchema = new Schema<NoteDoc>(
   {
     _id: { type: Number, required: true },
+    ...insertTokenField,
     account: { type: Number, required: true },
     subject: { type: String, required: true },
     description: { type: String, required: true },

@@ -1,3 +1,4 @@
+import { insertTokenField } from '@lib/mongo';
 import { Schema, type Connection, type Model } from 'mongoose';
 
 export const TASK_TYPES = ['CALL', 'EMAIL', 'FOLLOW_UP', 'MEETING', 'MILESTONE', 'SEND', 'TWEET', 'OTHER'] as const;
@@ -34,6 +35,7 @@ export interface TaskDoc {
 const taskSchema = new Schema<TaskDoc>(
   {
     _id: { type: Number, required: true },
+    ...insertTokenField,
     account: { type: Number, required: true },
     owner: { type: Number, required: true },
     subject: { type: String, required: true },

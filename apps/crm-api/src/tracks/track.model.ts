@@ -1,3 +1,4 @@
+import { insertTokenField } from '@lib/mongo';
 import { Schema, type Connection, type Model } from 'mongoose';
 
 /** The track every account has; it cannot be created, renamed, changed or deleted through the API. */
@@ -19,6 +20,7 @@ export interface TrackDoc {
 const trackSchema = new Schema<TrackDoc>(
   {
     _id: { type: Number, required: true },
+    ...insertTokenField,
     account: { type: Number, required: true },
     name: { type: String, required: true },
     milestones: { type: [String], required: true },

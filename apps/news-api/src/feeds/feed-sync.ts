@@ -1,4 +1,6 @@
-import { idSequence, insertWithSequenceId } from '@lib/mongo';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { HttpError } from '@lib/errors';
+import { idSequence, insertWithSequenceId, leaseHolder, tryLease, type HeldLease } from '@lib/mongo';
 import type { Logger } from '@lib/http';
 import type { Connection } from 'mongoose';
 import { articleModel, type ArticleDoc } from '../news/article.model';
@@ -6,6 +8,12 @@ import type { Publisher } from './feeds-config';
 import { DEFAULT_FETCH_LIMITS, FeedError, fetchFeed, type FetchLimits } from './fetch-feed';
 import { readFeed, type FeedEntry } from './read-feed';
 import { sourceModel } from './source.model';
+import { syncRunModel, type SyncRunDoc } from './sync-run.model';
+
+/** The lease that makes a sync run on one replica of the cluster at a time. */
+const SYNC_LEASE = 'feed-sync';
+const LAST_RUN = 'last';
+export const DEFAULT_SYNC_LEASE_MS = 30_000;
 
 export interface SourceReport {
   id: string;
@@ -29,16 +37,31 @@ export interface FeedSyncOptions {
   logger: Logger;
   publishers: Publisher[];
   limits?: FetchLimits;
+  /** How long a sync's lease lasts unrenewed (renewed every third of it while the sync runs): a replica killed mid-sync holds the others off this long at most. */
+  leaseMs?: number;
+  /** How often a caller waiting for another replica's sync looks whether it ended. */
+  pollMs?: number;
 }
+
+/** A sync stopped before its end (shutdown, or its lease lost): it recorded nothing; another replica runs the next one. */
+export const syncInterrupted = () =>
+  new HttpError(503, 'sync_interrupted', 'The sync was stopped before it finished (the replica running it is shutting down); call again', {
+    headers: { 'Retry-After': '1' },
+  });
+
+export const isSyncInterruption = (err: unknown) => err instanceof HttpError && err.code === 'sync_interrupted';
 
 /**
  * Fetches every publisher's feeds and stores their articles, one publisher independent of the
  * others: a timeout, an HTTP error or a broken feed is recorded on that publisher and the rest go
- * on. One run at a time per process; a second caller joins the run in progress.
+ * on. One run at a time in the whole cluster, under a lease in MongoDB: a caller while a run is in
+ * progress (on any replica) joins it and gets its report. A run stopped by shutdown records
+ * nothing on the publishers and frees the lease at once.
  */
-export function feedSync({ connection, logger, publishers, limits = DEFAULT_FETCH_LIMITS }: FeedSyncOptions) {
+export function feedSync({ connection, logger, publishers, limits = DEFAULT_FETCH_LIMITS, leaseMs = DEFAULT_SYNC_LEASE_MS, pollMs = 500 }: FeedSyncOptions) {
   const Article = articleModel(connection);
   const Source = sourceModel(connection);
+  const SyncRun = syncRunModel(connection);
   const ids = idSequence(connection, 'articles');
   let running: Promise<SyncReport> | undefined;
   let stopping = new AbortController();
@@ -67,9 +90,9 @@ export function feedSync({ connection, logger, publishers, limits = DEFAULT_FETC
     }
   }
 
-  async function syncFeed(publisher: Publisher, url: string, report: SourceReport): Promise<void> {
+  async function syncFeed(publisher: Publisher, url: string, report: SourceReport, stopped: AbortSignal): Promise<void> {
     try {
-      const signal = AbortSignal.any([stopping.signal, AbortSignal.timeout(limits.timeoutMs)]);
+      const signal = AbortSignal.any([stopped, AbortSignal.timeout(limits.timeoutMs)]);
       const entries = readFeed(await fetchFeed(url, { ...limits, signal }));
       report.entries += entries.length;
       for (const entry of entries) {
@@ -79,6 +102,7 @@ export function feedSync({ connection, logger, publishers, limits = DEFAULT_FETC
       }
       await Source.updateOne({ _id: publisher.id }, { $set: { name: publisher.name, last_success_at: new Date() } }, { upsert: true });
     } catch (err) {
+      if (stopped.aborted) return; // stopped, not the publisher's fault: nothing to record
       const message = err instanceof FeedError ? err.message : 'internal error (see the service log)';
       if (!(err instanceof FeedError)) logger.error({ err, source: publisher.id, feed: url }, 'feed sync failed');
       else logger.warn({ source: publisher.id, feed: url, reason: message }, 'feed not read');
@@ -91,9 +115,10 @@ export function feedSync({ connection, logger, publishers, limits = DEFAULT_FETC
     }
   }
 
-  async function syncPublisher(publisher: Publisher): Promise<SourceReport> {
+  async function syncPublisher(publisher: Publisher, stopped: AbortSignal): Promise<SourceReport> {
     const report: SourceReport = { id: publisher.id, name: publisher.name, entries: 0, inserted: 0, updated: 0, errors: [] };
-    for (const url of publisher.feeds) await syncFeed(publisher, url, report);
+    for (const url of publisher.feeds) if (!stopped.aborted) await syncFeed(publisher, url, report, stopped);
+    if (stopped.aborted) return report;
     try {
       const count = await Article.countDocuments({ source: publisher.id });
       await Source.updateOne({ _id: publisher.id }, { $set: { name: publisher.name, article_count: count } }, { upsert: true });
@@ -103,22 +128,87 @@ export function feedSync({ connection, logger, publishers, limits = DEFAULT_FETC
     return report;
   }
 
+  /** Runs a sync holding the lease, and records it as the last run unless it was stopped; frees the lease either way. */
+  async function runHolding(lease: HeldLease, stop: AbortSignal): Promise<SyncReport> {
+    const stopped = AbortSignal.any([stop, lease.lost]);
+    try {
+      const startedAt = new Date();
+      const sources = await Promise.all(publishers.map((publisher) => syncPublisher(publisher, stopped)));
+      if (stopped.aborted) throw syncInterrupted();
+      const report: SyncReport = { startedAt: startedAt.toISOString(), finishedAt: new Date().toISOString(), sources };
+      await SyncRun.updateOne({ _id: LAST_RUN }, { $set: { run: lease.token, started_at: startedAt, report } }, { upsert: true });
+      return report;
+    } finally {
+      await lease.release().catch((err: unknown) => logger.warn({ err }, 'cannot release the feed sync lease; it expires by itself'));
+    }
+  }
+
+  /**
+   * Waits for the run `holder` of another replica to end: its report, or undefined when it ended
+   * without one (stopped, or its replica died and the lease expired). The lease is read before the
+   * report, which is written before the lease is freed: a run that ended is never missed.
+   */
+  async function awaitRun(holder: string, stop: AbortSignal): Promise<SyncReport | undefined> {
+    for (;;) {
+      const held = (await leaseHolder(connection, SYNC_LEASE)) === holder;
+      const last = await SyncRun.findById(LAST_RUN).lean<SyncRunDoc>();
+      if (last?.run === holder) return last.report;
+      if (!held) return undefined;
+      await sleep(pollMs, undefined, { signal: stop }).catch(() => undefined);
+      if (stop.aborted) throw syncInterrupted();
+    }
+  }
+
+  async function runOrJoin(stop: AbortSignal): Promise<SyncReport> {
+    for (;;) {
+      if (stop.aborted) throw syncInterrupted();
+      const lease = await tryLease(connection, SYNC_LEASE, { ttlMs: leaseMs });
+      if (lease) return runHolding(lease, stop);
+      const holder = await leaseHolder(connection, SYNC_LEASE);
+      const report = holder && (await awaitRun(holder, stop));
+      if (report) return report;
+      // that run ended without a report (or the lease was freed meanwhile): take the lease and run
+    }
+  }
+
+  /** Whether no sync started within `intervalMs` ran to its end, on any replica. */
+  async function due(intervalMs: number): Promise<boolean> {
+    const last = await SyncRun.findById(LAST_RUN, { started_at: 1 }).lean<Pick<SyncRunDoc, 'started_at'>>();
+    return !last || last.started_at.getTime() + intervalMs <= Date.now();
+  }
+
+  const track = (run: Promise<SyncReport>) =>
+    (running = run.finally(() => {
+      running = undefined;
+    }));
+
   return {
     publishers,
 
-    /** Runs a sync (or joins the one in progress) and reports what each publisher gave. */
+    /** Runs a sync, or joins the one in progress on any replica, and reports what each publisher gave; a stopped run is a 503 `sync_interrupted`. */
     run(): Promise<SyncReport> {
-      running ??= (async () => {
-        const startedAt = new Date().toISOString();
-        const sources = await Promise.all(publishers.map(syncPublisher));
-        return { startedAt, finishedAt: new Date().toISOString(), sources };
-      })().finally(() => {
-        running = undefined;
-      });
-      return running;
+      return running ?? track(runOrJoin(stopping.signal));
     },
 
-    /** Cancels the fetches of a run in progress and waits for it to end. */
+    /**
+     * For the schedule: runs a sync when none that started within `intervalMs` ran to its end (on
+     * any replica) and none is running; answers its report, or undefined when no sync was due.
+     */
+    async runIfDue(intervalMs: number): Promise<SyncReport | undefined> {
+      // the stop signal as of this call: a stop() meanwhile must cancel this look, not a later one
+      const stop = stopping.signal;
+      if (running || stop.aborted || !(await due(intervalMs))) return undefined;
+      const lease = await tryLease(connection, SYNC_LEASE, { ttlMs: leaseMs });
+      if (!lease) return undefined;
+      // stopped meanwhile, or another replica finished a run between the check and the lease
+      if (running || stop.aborted || !(await due(intervalMs))) {
+        await lease.release();
+        return undefined;
+      }
+      return track(runHolding(lease, stop));
+    },
+
+    /** Cancels the fetches of a run in progress (recording nothing), frees its lease and waits for it to end. */
     async stop(): Promise<void> {
       stopping.abort();
       await running?.catch(() => undefined);

@@ -64,7 +64,8 @@ export function sourceRoutes(options: { connection: Connection; sync: FeedSync; 
       method: 'post',
       path: '/news/sync',
       summary: 'Fetch every feed now (admins, or the master key); answers when done',
-      description: 'One publisher failing never stops the others; its error is in the report and in GET /sources. A call while a sync runs waits for that sync.',
+      description:
+        'One publisher failing never stops the others; its error is in the report and in GET /sources. One sync runs at a time in the whole cluster: a call while a sync runs (on any replica) waits for it and answers its report.',
       tags: ['news'],
       security: ['bearer', 'masterKey'],
       before: options.beforeSync,
@@ -73,6 +74,7 @@ export function sourceRoutes(options: { connection: Connection; sync: FeedSync; 
         200: { description: 'What each publisher gave', schema: z.object({ startedAt: z.string(), finishedAt: z.string(), sources: z.array(sourceReport) }) },
         401: { description: 'Neither an admin token nor the master key', schema: errorBody },
         403: { description: 'Signed in without the admin role', schema: errorBody },
+        503: { description: 'The sync was stopped before its end (its replica is shutting down): call again (Retry-After)', schema: errorBody },
       },
       handler: async (_input, _req, res) => res.json(await options.sync.run()),
     }),

@@ -1,3 +1,4 @@
+import { insertTokenField } from '@lib/mongo';
 import { Schema, type Connection, type Model } from 'mongoose';
 
 export interface ArticleDoc {
@@ -19,6 +20,7 @@ export interface ArticleDoc {
 const articleSchema = new Schema<ArticleDoc>(
   {
     _id: { type: Number, required: true },
+    ...insertTokenField,
     url: { type: String, required: true },
     title: { type: String, required: true },
     summary: { type: String, default: '' },

@@ -1,3 +1,4 @@
+import { insertTokenField } from '@lib/mongo';
 import { Schema, type Connection, type Model } from 'mongoose';
 
 export const ROLES = ['user', 'admin'] as const;
@@ -16,6 +17,7 @@ export interface UserDoc {
 const userSchema = new Schema<UserDoc>(
   {
     _id: { type: Number, required: true },
+    ...insertTokenField,
     email: { type: String, required: true },
     password_hash: { type: String, required: true },
     role: { type: String, enum: ROLES, required: true },

@@ -1,3 +1,4 @@
+import { insertTokenField } from '@lib/mongo';
 import { Schema, type Connection, type Model } from 'mongoose';
 
 export interface UserDoc {
@@ -11,6 +12,7 @@ export interface UserDoc {
 const userSchema = new Schema<UserDoc>(
   {
     _id: { type: Number, required: true },
+    ...insertTokenField,
     name: { type: String, required: true },
     age: { type: Number, required: true },
     city: { type: String, required: true },

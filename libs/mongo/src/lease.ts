@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import { Schema, type Connection } from 'mongoose';
+import { driverCollection } from './driver-collection';
+
+/** One named lease: at most one holder at a time, until it releases or `expires_at` passes. */
+interface LeaseDoc {
+  _id: string;
+  holder: string | null;
+  expires_at: Date;
+}
+
+const leaseSchema = new Schema<LeaseDoc>({ _id: String, holder: String, expires_at: Date }, { versionKey: false });
+
+const leases = (connection: Connection) =>
+  driverCollection<LeaseDoc>(connection.models.Lease ?? connection.model<LeaseDoc>('Lease', leaseSchema, 'leases'));
+
+const isDuplicateKey = (err: unknown) => (err as { code?: number }).code === 11000;
+
+export interface LeaseOptions {
+  /** How long the lease lasts without renewal: a holder that dies (SIGKILL) blocks the work this long at most. */
+  ttlMs: number;
+}
+
+export interface HeldLease {
+  /** This holding's token, unique per acquisition (the id of the run it guards). */
+  readonly token: string;
+  /** Aborted when the lease is lost: a renewal found another holder, or could not be written before it expired. */
+  readonly lost: AbortSignal;
+  /** Stops renewing and frees the lease for the next taker at once (a no-op once lost). */
+  release(): Promise<void>;
+}
+
+/**
+ * Takes the named lease when it is free or expired, and renews it every third of `ttlMs` until
+ * released; answers undefined when another process holds it. The lease lives in the `leases`
+ * collection, so it holds across replicas. Expiry uses each process's clock: clocks must agree to
+ * well within `ttlMs` (NTP gives milliseconds).
+ */
+export async function tryLease(connection: Connection, name: string, { ttlMs }: LeaseOptions): Promise<HeldLease | undefined> {
+  const token = randomUUID();
+  const now = Date.now();
+  try {
+    // on a held lease the filter misses, and the upsert's insert of the same _id is a duplicate key
+    await leases(connection).updateOne(
+      { _id: name, $or: [{ holder: null }, { expires_at: { $lte: new Date(now) } }] },
+      { $set: { holder: token, expires_at: new Date(now + ttlMs) } },
+      { upsert: true },
+    );
+  } catch (err) {
+    if (isDuplicateKey(err)) return undefined;
+    throw err;
+  }
+  return holdLease(connection, name, token, ttlMs, now + ttlMs);
+}
+
+function holdLease(connection: Connection, name: string, token: string, ttlMs: number, expiresAt: number): HeldLease {
+  const lost = new AbortController();
+  let renewal: Promise<void> | undefined;
+  const renew = async () => {
+    const now = Date.now();
+    try {
+      const renewed = await leases(connection).updateOne({ _id: name, holder: token }, { $set: { expires_at: new Date(now + ttlMs) } });
+      if (renewed.matchedCount) expiresAt = now + ttlMs;
+      else lost.abort(new Error(`lease ${name} was taken over`));
+    } catch {
+      // the database did not answer: still ours until it would expire, then another process may take it
+      if (Date.now() >= expiresAt) lost.abort(new Error(`lease ${name} expired: renewals failed`));
+    }
+  };
+  const timer = setInterval(() => {
+    renewal ??= renew().finally(() => (renewal = undefined));
+  }, Math.max(10, Math.floor(ttlMs / 3)));
+  timer.unref();
+  lost.signal.addEventListener('abort', () => clearInterval(timer), { once: true });
+  return {
+    token,
+    lost: lost.signal,
+    async release() {
+      clearInterval(timer);
+      await renewal;
+      if (lost.signal.aborted) return;
+      await leases(connection).updateOne({ _id: name, holder: token }, { $set: { holder: null, expires_at: new Date() } });
+    },
+  };
+}
+
+/** The token of the current holder of the named lease, or undefined when it is free or expired. */
+export async function leaseHolder(connection: Connection, name: string): Promise<string | undefined> {
+  const doc = await leases(connection).findOne({ _id: name });
+  return doc?.holder && doc.expires_at.getTime() > Date.now() ? doc.holder : undefined;
+}
+
+/**
+ * Runs `work` holding the named lease, renewed while it runs and released after (whether it
+ * succeeded or threw); `work` gets the held lease and should stop when `lease.lost` aborts.
+ * Answers `{ ran: false }` without running when another process holds the lease.
+ */
+export async function withLease<T>(
+  connection: Connection,
+  name: string,
+  options: LeaseOptions,
+  work: (lease: HeldLease) => Promise<T>,
+): Promise<{ ran: true; value: T } | { ran: false }> {
+  const lease = await tryLease(connection, name, options);
+  if (!lease) return { ran: false };
+  try {
+    return { ran: true, value: await work(lease) };
+  } finally {
+    await lease.release();
+  }
+}
