@@ -42,7 +42,10 @@ const addressOf = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unkno
 /** A failed-attempt limit named `name` (its counters are apart from other limits') on the connection's database. */
 export function failedAttemptLimit(connection: Connection, name: string, { maxFailures, windowMs }: FailedAttemptSettings): FailedAttemptLimit {
   registerModel(connection);
-  const store = new RateLimiterMongo({
+  // Made at first use: the app is built before its connection is opened (start-up retries it), and
+  // the store needs the opened client and database name.
+  let limiter: RateLimiterMongo | undefined;
+  const store = () => (limiter ??= new RateLimiterMongo({
     storeClient: connection.getClient(),
     dbName: connection.name,
     tableName: FAILED_ATTEMPTS_COLLECTION,
@@ -50,17 +53,17 @@ export function failedAttemptLimit(connection: Connection, name: string, { maxFa
     points: maxFailures,
     duration: Math.ceil(windowMs / 1000),
     disableIndexesCreation: true,
-  });
+  }));
 
   async function check(address: string): Promise<void> {
-    const counter = await store.get(address);
+    const counter = await store().get(address);
     if (!counter || counter.consumedPoints < maxFailures) return;
     const retryAfter = String(Math.max(1, Math.ceil(counter.msBeforeNext / 1000)));
     throw new HttpError(429, 'too_many_requests', `Too many failed attempts; try again in ${retryAfter} seconds`, { headers: { 'Retry-After': retryAfter } });
   }
 
   async function fail(address: string): Promise<void> {
-    await store.penalty(address, 1);
+    await store().penalty(address, 1);
   }
 
   return {

@@ -28,13 +28,14 @@ interface Started {
   output: () => string;
 }
 
-async function start(main: string, env: NodeJS.ProcessEnv): Promise<Started> {
+/** Starts `main` and waits for its log line `ready` (an app logs "started" once its database is reached; the gateway "listening"). */
+async function start(main: string, env: NodeJS.ProcessEnv, ready: string): Promise<Started> {
   let output = '';
   const child = spawn(process.execPath, [main], { env: { PATH: process.env.PATH, NODE_PATH: fromRoot('node_modules'), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
   const deadline = Date.now() + 30_000;
-  while (!output.includes('"msg":"listening"')) {
+  while (!output.includes(`"msg":"${ready}"`)) {
     if (Date.now() > deadline || child.exitCode !== null) throw new Error(`${main} did not start:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -53,9 +54,9 @@ describe('the client address behind the gateway', () => {
     url.pathname = `/client_address_${randomBytes(4).toString('hex')}`;
     const newsPort = await freePort();
     gatewayPort = await freePort();
-    const app = await start(news.main, { PORT: String(newsPort), NEWS_MONGO_URL: url.toString(), NEWS_SYNC_INTERVAL: '0', LOG_LEVEL: 'info' });
+    const app = await start(news.main, { PORT: String(newsPort), NEWS_MONGO_URL: url.toString(), NEWS_SYNC_INTERVAL: '0', LOG_LEVEL: 'info' }, 'started');
     children.push(app.child);
-    children.push((await start(gateway.main, { GATEWAY_PORT: String(gatewayPort), NEWS_PORT: String(newsPort) })).child);
+    children.push((await start(gateway.main, { GATEWAY_PORT: String(gatewayPort), NEWS_PORT: String(newsPort) }, 'listening')).child);
   });
 
   afterAll(async () => {
