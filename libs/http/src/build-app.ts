@@ -29,12 +29,13 @@ function untilStarted(lifecycle: Lifecycle): RequestHandler {
   return (_req, _res, next) => next(lifecycle.starting ? databaseUnavailable() : undefined);
 }
 
-/** Query fields that make a route a paged list: a full page may be megabytes. */
+/** Fields that make a route a paged list (in its query, or its body as the dynamic filter takes them): a full page may be megabytes. */
 const PAGE_FIELDS = ['page_size', 'limit'];
-const isPaged = (route: AnyRoute) => {
-  const shape = (route.request?.query as { shape?: Record<string, unknown> } | undefined)?.shape;
-  return shape !== undefined && PAGE_FIELDS.some((field) => field in shape);
-};
+const isPaged = (route: AnyRoute) =>
+  [route.request?.query, route.request?.body].some((schema) => {
+    const shape = (schema as { shape?: Record<string, unknown> } | undefined)?.shape;
+    return shape !== undefined && PAGE_FIELDS.some((field) => field in shape);
+  });
 
 const routeTables = new WeakMap<Express, AnyRoute[]>();
 const bodyLimits = new WeakMap<Express, number>();

@@ -3,6 +3,7 @@ import express from 'express';
 import { listenLoopback, sendRaw } from './sweeps/raw-client';
 import { hasHeavyBody, heavyRequestGate } from './heavy-request-gate';
 import http from 'node:http';
+import net from 'node:net';
 
 /** An app whose /slow requests are heavy and wait until released. */
 function gatedApp(options: { concurrent: number; queue: number; waitMs: number }) {
@@ -77,6 +78,32 @@ describe('heavyRequestGate', () => {
       expect(gate.stats()).toEqual({ running: 0, waiting: 0 });
     } finally {
       agent.destroy();
+      await server.close();
+    }
+  });
+
+  it('a client gone before admission (during an earlier async step such as authentication) holds no place', async () => {
+    const gate = heavyRequestGate({ concurrent: 1, queue: 5, waitMs: 30_000 });
+    let authenticating = 0;
+    const app = express();
+    const slowAuth: express.RequestHandler = (_req, _res, next) => {
+      authenticating++;
+      setTimeout(next, 300);
+    };
+    app.get('/slow', slowAuth, gate.admit(() => true), (_req, res) => res.json({ ok: true }));
+    const server = await listenLoopback(app);
+    try {
+      for (let i = 0; i < 3; i++) {
+        const socket = net.connect(server.port, '127.0.0.1');
+        await new Promise((resolve) => socket.once('connect', resolve));
+        socket.write('GET /slow HTTP/1.1\r\nHost: x\r\n\r\n');
+        await until(() => authenticating === i + 1);
+        socket.destroy();
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500)); // every authentication has finished
+      expect(gate.stats()).toEqual({ running: 0, waiting: 0 });
+      expect((await sendRaw(server.port, { method: 'get', url: '/slow', headers: {} })).status).toBe(200);
+    } finally {
       await server.close();
     }
   });

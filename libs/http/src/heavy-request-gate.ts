@@ -48,6 +48,9 @@ export function heavyRequestGate(options: GateOptions = DEFAULT_GATE) {
       release();
     };
     const start = () => {
+      // the client may have gone while an earlier step (authentication) waited: 'close' has fired
+      // already and would never release the place
+      if (res.destroyed) return done();
       res.once('finish', done);
       res.once('close', done);
       next();
@@ -64,9 +67,7 @@ export function heavyRequestGate(options: GateOptions = DEFAULT_GATE) {
     }, options.waitMs);
     function go() {
       clearTimeout(timer);
-      // the place passes straight to this request (running stays the same)
-      if (res.destroyed) return done();
-      start();
+      start(); // the place passes straight to this request (running stays the same)
     }
     waiting.push(go);
     // a client that gives up frees its place in the queue

@@ -1,3 +1,4 @@
+import { parse } from 'node:url';
 import { createServer, type ClientRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import httpProxy from 'http-proxy';
 import { INTERNAL_PATHS, isProbeTarget, serviceForHost, type ServiceEntry } from '@lib/services';
@@ -56,7 +57,9 @@ export function createGateway(options: GatewayOptions): Server {
       return;
     }
     // Every spelling that some hop would turn back into a probe path (see PROBE_PATH_RULE).
-    if (isProbeTarget(req.url ?? '/')) {
+    // ...and the path http-proxy will send: it rebuilds it with url.parse, which turns `\` into `/`
+    const target = req.url ?? '/';
+    if (isProbeTarget(target) || isProbeTarget(parse(target).path ?? '/')) {
       sendJsonError(res, 404, 'not_routed', `${probePaths} are probe paths, not routed in any spelling: ask the service on its own port`);
       return;
     }
