@@ -96,10 +96,12 @@ export function feedSync({ connection, logger, publishers, limits = DEFAULT_FETC
       const entries = readFeed(await fetchFeed(url, { ...limits, signal }));
       report.entries += entries.length;
       for (const entry of entries) {
+        if (stopped.aborted) return; // stopped (shutdown, or the lease lost): write nothing more
         const outcome = await store(entry, publisher);
         if (outcome === 'inserted') report.inserted++;
         if (outcome === 'updated') report.updated++;
       }
+      if (stopped.aborted) return;
       await Source.updateOne({ _id: publisher.id }, { $set: { name: publisher.name, last_success_at: new Date() } }, { upsert: true });
     } catch (err) {
       if (stopped.aborted) return; // stopped, not the publisher's fault: nothing to record
