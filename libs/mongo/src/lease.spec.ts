@@ -1,4 +1,7 @@
+import type { Connection } from 'mongoose';
+import { connectMongo } from './connect';
 import { useTestDatabase } from './testing';
+import { startFaultyDatabase, type FaultyDatabase } from './testing/faulty-database';
 import { leaseHolder, tryLease, withLease } from './lease';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -85,4 +88,32 @@ describe('leases', () => {
     await expect(withLease(db.connection, 'job', { ttlMs: 10_000 }, async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
     expect(await leaseHolder(db.connection, 'job')).toBeUndefined();
   });
+});
+
+describe('a lease on a stalled database', () => {
+  let database: FaultyDatabase;
+  let connection: Connection;
+  beforeAll(async () => {
+    database = await startFaultyDatabase();
+    connection = await connectMongo({ url: database.url, dbName: 'lease_stall' });
+  });
+  afterAll(async () => {
+    await connection.close().catch(() => undefined);
+    await database.close();
+  });
+
+  it('is lost at its expiry while its renewals hang, before another process could take it over', async () => {
+    const lease = await tryLease(connection, 'job', { ttlMs: 600 });
+    expect(lease).toBeDefined();
+    const lostAt = new Promise<number>((resolve) => lease!.lost.addEventListener('abort', () => resolve(Date.now()), { once: true }));
+    const stalledAt = Date.now();
+    await database.stall();
+    try {
+      // the renewal sent meanwhile hangs for the socket limit (3 s); the lease must not outlive its 600 ms
+      expect((await lostAt) - stalledAt).toBeLessThan(1_000);
+    } finally {
+      await database.start();
+    }
+    await lease!.release();
+  }, 20_000);
 });

@@ -56,27 +56,39 @@ export async function tryLease(connection: Connection, name: string, { ttlMs }: 
 function holdLease(connection: Connection, name: string, token: string, ttlMs: number, expiresAt: number): HeldLease {
   const lost = new AbortController();
   let renewal: Promise<void> | undefined;
+  // Lost at its expiry unless renewed: a renewal stuck on a stalled database may answer only after
+  // another process has taken the lease.
+  let expiry: NodeJS.Timeout | undefined;
+  const expireAt = () => {
+    clearTimeout(expiry);
+    expiry = setTimeout(() => lost.abort(new Error(`lease ${name} expired: not renewed in time`)), Math.max(0, expiresAt - Date.now()));
+    expiry.unref();
+  };
+  expireAt();
   const renew = async () => {
     const now = Date.now();
     try {
       const renewed = await leases(connection).updateOne({ _id: name, holder: token }, { $set: { expires_at: new Date(now + ttlMs) } });
-      if (renewed.matchedCount) expiresAt = now + ttlMs;
-      else lost.abort(new Error(`lease ${name} was taken over`));
+      if (lost.signal.aborted) return;
+      if (renewed.matchedCount) {
+        expiresAt = now + ttlMs;
+        expireAt();
+      } else lost.abort(new Error(`lease ${name} was taken over`));
     } catch {
-      // the database did not answer: still ours until it would expire, then another process may take it
-      if (Date.now() >= expiresAt) lost.abort(new Error(`lease ${name} expired: renewals failed`));
+      // the database did not answer: still ours until it expires (the timer above), then another process may take it
     }
   };
   const timer = setInterval(() => {
     renewal ??= renew().finally(() => (renewal = undefined));
   }, Math.max(10, Math.floor(ttlMs / 3)));
   timer.unref();
-  lost.signal.addEventListener('abort', () => clearInterval(timer), { once: true });
+  lost.signal.addEventListener('abort', () => (clearInterval(timer), clearTimeout(expiry)), { once: true });
   return {
     token,
     lost: lost.signal,
     async release() {
       clearInterval(timer);
+      clearTimeout(expiry);
       await renewal;
       if (lost.signal.aborted) return;
       await leases(connection).updateOne({ _id: name, holder: token }, { $set: { holder: null, expires_at: new Date() } });
