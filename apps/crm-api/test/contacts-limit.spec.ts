@@ -188,3 +188,28 @@ describe('contact-limit reservations left by a dead create', () => {
     expect(await reservations(ann)).toEqual({});
   });
 });
+
+describe('a create whose insert was applied but whose answer was lost (the database stopped answering)', () => {
+  it('answers 503 and keeps the slot and the email claim of the stored contact', async () => {
+    const { MongoNetworkError } = await import('mongodb');
+    const collection = ctx.connection.collection('contacts');
+    const insertOne = collection.insertOne.bind(collection);
+    const spy = jest.spyOn(ctx.Contact.collection, 'insertOne').mockImplementationOnce(async (...args: Parameters<typeof insertOne>) => {
+      await insertOne(...args);
+      throw new MongoNetworkError('connection lost after the write');
+    });
+    try {
+      const res = await ctx.as(ann).post('/dev/api/contacts').send(person('Lost', 'lost@x.test'));
+      expect(res.status).toBe(503);
+      expect(res.body.error.code).toBe('database_unavailable');
+    } finally {
+      spy.mockRestore();
+    }
+    const storedContacts = await ctx.Contact.find({ account: ann.account }).lean();
+    expect(storedContacts.map((c) => c.emails)).toEqual([['lost@x.test']]);
+    expect(await contactCount(ann)).toBe(1); // the stored contact keeps its slot
+    const again = await ctx.as(ann).post('/dev/api/contacts').send(person('Twin', 'lost@x.test'));
+    expect(again.status).toBe(400); // its email stays claimed
+    expect(again.body.error.code).toBe('duplicate_email');
+  });
+});

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import { HttpError, badRequest, conflict, validationFailed } from '@lib/errors';
+import { HttpError, badRequest, conflict, toHttpError, validationFailed } from '@lib/errors';
 import { driverCollection, idSequence, insertWithSequenceId } from '@lib/mongo';
 import type { Connection } from 'mongoose';
 import type { DomainUserDoc } from '../accounts/domain-user.model';
@@ -255,6 +255,7 @@ export function contactService(connection: Connection, options: ContactServiceOp
       const now = nowSeconds();
       let claimed: { id: number; emails: string[] } | undefined;
       let slot: SlotReservation | undefined;
+      let insertSent = false;
       // undoes one attempt: its claims and its slot (an attempt whose id turned out taken, or the whole create)
       const undo = async () => {
         const [held, reserved] = [claimed, slot];
@@ -267,6 +268,7 @@ export function contactService(connection: Connection, options: ContactServiceOp
           Contact,
           contactIds,
           async (id): Promise<ContactDoc> => {
+            insertSent = false;
             if (state.type === 'PERSON') claimed = { id, emails: await claims.claim(account, id, emails) };
             slot = await slots.reserve(account, id);
             return {
@@ -293,13 +295,17 @@ export function contactService(connection: Connection, options: ContactServiceOp
           {
             insert: async (doc) => {
               if (slot) slots.assertInTime(slot);
+              insertSent = true;
               return insertContact(doc);
             },
             abandon: undo,
           },
         );
       } catch (err) {
-        await undo();
+        // An insert sent to a database that then stopped answering may have been applied: its slot and
+        // claims stay, and are settled by whether the contact is stored (the slot once its reservation
+        // expires, the claims once stale), never given away for a contact that exists.
+        if (!(insertSent && toHttpError(err)?.code === 'database_unavailable')) await undo();
         throw err;
       }
       if (slot) await slots.settle(slot);
