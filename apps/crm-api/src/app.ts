@@ -1,4 +1,4 @@
-import { buildServiceApp, disregardAccept, failedAttemptLimit, negotiate, type FailedAttemptSettings, type ServiceDeps } from '@lib/http';
+import { buildServiceApp, DEFAULT_FAILED_ATTEMPTS, disregardAccept, failedAttemptLimit, negotiate, type FailedAttemptSettings, type ServiceDeps } from '@lib/http';
 import { databaseReady } from '@lib/mongo';
 import type { AnyRoute } from '@lib/validation';
 import type { RequestHandler } from 'express';
@@ -35,11 +35,9 @@ export interface CrmAppConfig extends ServiceDeps {
   cursorSecret: string;
   /** Milestones of each account's Default track (CRM_DEFAULT_MILESTONES). */
   defaultMilestones?: string[];
-  /** Wrong credentials allowed per client address (default DEFAULT_AUTH_LIMIT: 10 per 15 minutes). */
+  /** Wrong credentials allowed per client address (default DEFAULT_FAILED_ATTEMPTS: 10 per 15 minutes). */
   authLimit?: FailedAttemptSettings;
 }
-
-export const DEFAULT_AUTH_LIMIT: FailedAttemptSettings = { maxFailures: 10, windowMs: 15 * 60 * 1000 };
 
 export const VERSION = '0.1.0';
 
@@ -73,7 +71,7 @@ const protect = (auth: RequestHandler, routes: AnyRoute[]): AnyRoute[] =>
   }));
 
 /** Builds the CRM service without listening. */
-export function createApp({ connection, logger, lifecycle, contactLimit, cursorSecret, defaultMilestones = DEFAULT_MILESTONES, authLimit = DEFAULT_AUTH_LIMIT }: CrmAppConfig) {
+export function createApp({ connection, logger, lifecycle, contactLimit, cursorSecret, defaultMilestones = DEFAULT_MILESTONES, authLimit = DEFAULT_FAILED_ATTEMPTS }: CrmAppConfig) {
   const accounts = accountService(connection);
   const pager = crmPager(cursorSecret);
   const contacts = contactService(connection, { contactLimit, pager });

@@ -4,8 +4,6 @@ import { queryEnum, queryInt, z } from '@lib/validation';
 import type { Model } from 'mongoose';
 
 export const DEFAULT_PAGE_SIZE = 20;
-/** The largest page_size any list takes; each list's own maximum is in page-budget.ts. */
-export const MAX_PAGE_SIZE = 200;
 
 const cursorParam = z
   .string()

@@ -1,8 +1,8 @@
+import { DEFAULT_FAILED_ATTEMPTS } from '@lib/http';
 import { runScript, useReplicas } from '@lib/http/testing';
 import { REVOCATION_BOUND_MS } from '@lib/mongo';
 import { accountService } from '../src/accounts/account.service';
 import { contactModel } from '../src/contacts/contact.model';
-import { DEFAULT_AUTH_LIMIT } from '../src/app';
 import { person } from './setup-app';
 
 // Three crm-api processes on one database, each with its own credential cache.
@@ -115,7 +115,7 @@ describe('crm-api on three replicas: a change made by the admin CLI reaches ever
 });
 
 describe('crm-api on three replicas: wrong credentials are limited per client address across replicas', () => {
-  const { maxFailures } = DEFAULT_AUTH_LIMIT;
+  const { maxFailures } = DEFAULT_FAILED_ATTEMPTS;
 
   it('30 wrong keys spread over the replicas: the allowed failures answer 401, then every replica answers 429', async () => {
     const user = await addUser();

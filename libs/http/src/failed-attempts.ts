@@ -25,6 +25,9 @@ export interface FailedAttemptLimit {
   countFailures(authenticate: RequestHandler): RequestHandler;
 }
 
+/** The sign-in limit of every app: 10 failed attempts per client address in 15 minutes. */
+export const DEFAULT_FAILED_ATTEMPTS: FailedAttemptSettings = { maxFailures: 10, windowMs: 15 * 60 * 1000 };
+
 export const FAILED_ATTEMPTS_COLLECTION = 'failed_attempts';
 
 // The store's documents: { key, points, expire }. Declared here so ensureIndexes makes the collection

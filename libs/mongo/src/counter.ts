@@ -12,7 +12,8 @@ const counterSchema = new Schema<CounterDoc>({ _id: String, seq: { type: Number,
 const counters = (connection: Connection) =>
   driverCollection<CounterDoc>(connection.models.Counter ?? connection.model<CounterDoc>('Counter', counterSchema, 'counters'));
 
-const isDuplicateKey = (err: unknown) => (err as { code?: number }).code === 11000;
+/** MongoDB's duplicate-key error (E11000), from an insert or an upsert. */
+export const isDuplicateKey = (err: unknown) => (err as { code?: number }).code === 11000;
 
 /** How many ids one insert may try before it gives up (each retry first moves the counter past the stored ids). */
 export const MAX_ID_ATTEMPTS = 5;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Schema, type Connection } from 'mongoose';
+import { isDuplicateKey } from './counter';
 import { driverCollection } from './driver-collection';
 
 /** One named lease: at most one holder at a time, until it releases or `expires_at` passes. */
@@ -14,7 +15,6 @@ const leaseSchema = new Schema<LeaseDoc>({ _id: String, holder: String, expires_
 const leases = (connection: Connection) =>
   driverCollection<LeaseDoc>(connection.models.Lease ?? connection.model<LeaseDoc>('Lease', leaseSchema, 'leases'));
 
-const isDuplicateKey = (err: unknown) => (err as { code?: number }).code === 11000;
 
 export interface LeaseOptions {
   /** How long the lease lasts without renewal: a holder that dies (SIGKILL) blocks the work this long at most. */

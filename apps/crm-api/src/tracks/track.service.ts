@@ -1,5 +1,5 @@
 import { HttpError, conflict, validationFailed } from '@lib/errors';
-import { idSequence, insertWithSequenceId } from '@lib/mongo';
+import { idSequence, insertWithSequenceId, isDuplicateKey } from '@lib/mongo';
 import type { Connection } from 'mongoose';
 import { dealModel } from '../deals/deal.model';
 import { DEFAULT_TRACK_NAME, trackModel, type TrackDoc } from './track.model';
@@ -14,7 +14,6 @@ const defaultTrackFixed = (what: string) =>
 const notEmpty = (track: string, where: string, count: number) =>
   new HttpError(400, 'track_not_empty', `${where} of the track ${track} still hold${count === 1 ? 's' : ''} ${count} deal${count === 1 ? '' : 's'}; move or delete ${count === 1 ? 'it' : 'them'} first`);
 
-const isDuplicateKey = (err: unknown) => (err as { code?: number }).code === 11000;
 
 export interface TrackServiceOptions {
   /** Milestones of the Default track made for each account (CRM_DEFAULT_MILESTONES). */

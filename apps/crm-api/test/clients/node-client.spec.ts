@@ -2,6 +2,7 @@ import querystring from 'node:querystring';
 import request from 'supertest';
 import { expectError } from '../expectations';
 import { company, person, setupCrmApp, type TestUser } from '../setup-app';
+import { records } from './records';
 
 /**
  * The official Node client (npm agile_crm 1.2.5, agilecrm.js): every call of its ContactAPI that the
@@ -44,16 +45,8 @@ const client = {
   },
 };
 
-const make = {
-  async contact(body: object): Promise<number> {
-    const res = await ctx.as(ann).post('/dev/api/contacts').send(body);
-    expect(res.status).toBe(200);
-    return res.body.id;
-  },
-  async track(): Promise<{ id: number }> {
-    return (await ctx.as(ann).get('/dev/api/milestone/pipelines')).body.find((t: { name: string }) => t.name === 'Default');
-  },
-};
+const make = records(ctx, () => ann);
+
 
 const ids = (res: request.Response) => res.body.map((item: { id: number }) => item.id);
 

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { expectError } from '../expectations';
 import { company, person, setupCrmApp, type TestUser } from '../setup-app';
+import { records } from './records';
 import { phpForm, phpJson } from './wire';
 
 /**
@@ -30,23 +31,8 @@ function curlWrap(entity: string, data: string | null, method: 'GET' | 'POST' | 
   return (method === 'POST' || method === 'PUT') && data !== null ? req.send(data) : req;
 }
 
-/** Setup (not part of the replay): records the calls work on. */
-const make = {
-  async contact(body: object): Promise<number> {
-    const res = await ctx.as(ann).post('/dev/api/contacts').send(body);
-    expect(res.status).toBe(200);
-    return res.body.id;
-  },
-  async track(): Promise<{ id: number }> {
-    return (await ctx.as(ann).get('/dev/api/milestone/pipelines')).body.find((t: { name: string }) => t.name === 'Default');
-  },
-  async deal(extra: object = {}): Promise<number> {
-    const track = await make.track();
-    const res = await ctx.as(ann).post('/dev/api/opportunity').send({ name: 'D', expected_value: 1, pipeline_id: track.id, milestone: 'Open', close_date: 1414317504, owner_id: ann.id, ...extra });
-    expect(res.status).toBe(200);
-    return res.body.id;
-  },
-};
+const make = records(ctx, () => ann);
+
 
 const property = (name: string, value: string, type = 'SYSTEM') => ({ name, value, type });
 

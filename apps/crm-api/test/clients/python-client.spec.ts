@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { expectError, expectRefused } from '../expectations';
 import { person, setupCrmApp, type TestUser } from '../setup-app';
+import { records } from './records';
 import { pythonJson } from './wire';
 
 /**
@@ -33,19 +34,10 @@ function agileCRM(nextURL: string, method: Method, data: unknown, contenttype: s
   return req;
 }
 
-const make = {
-  async contact(body: object): Promise<number> {
-    const res = await ctx.as(ann).post('/dev/api/contacts').send(body);
-    expect(res.status).toBe(200);
-    return res.body.id;
-  },
-  async deal(extra: object = {}): Promise<number> {
-    const track = (await ctx.as(ann).get('/dev/api/milestone/pipelines')).body.find((t: { name: string }) => t.name === 'Default');
-    const res = await ctx.as(ann).post('/dev/api/opportunity').send({ name: 'D', expected_value: 1, pipeline_id: track.id, milestone: 'Proposal', close_date: 1455042600, owner_id: ann.id, ...extra });
-    expect(res.status).toBe(200);
-    return res.body.id;
-  },
-};
+const shared = records(ctx, () => ann);
+/** The Python README's deals are in its sample milestone and close date. */
+const make = { ...shared, deal: (extra: object = {}) => shared.deal({ milestone: 'Proposal', close_date: 1455042600, ...extra }) };
+
 
 const ids = (res: request.Response) => res.body.map((item: { id: number }) => item.id);
 

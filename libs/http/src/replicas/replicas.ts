@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import ConnectionString from 'mongodb-connection-string-url';
 import supertest from 'supertest';
+import { freePort } from '../free-port';
 import { bundleEntry } from './bundle';
 
 export interface ReplicaOptions {
@@ -65,17 +66,6 @@ export function databaseUrl(serverUrl: string, dbName: string): string {
   const url = new ConnectionString(serverUrl);
   url.pathname = `/${dbName}`;
   return url.toString();
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function portIsFree(port: number): Promise<boolean> {

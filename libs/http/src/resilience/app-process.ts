@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
 import { build } from 'esbuild';
+import { freePort } from '../free-port';
 
 /** The repository root (this file is libs/http/src/resilience/app-process.ts). */
 const ROOT = path.resolve(__dirname, '..', '..', '..', '..');
@@ -44,14 +44,6 @@ export interface AppProcess {
   /** Whether the process is still running. */
   alive(): boolean;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** Starts `node <nodeFlags> <main>` on a free port with `env`, and waits for `/readyz` 200. */
