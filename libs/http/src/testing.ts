@@ -44,6 +44,7 @@ export { expectStartsOnceDatabaseAnswers, type StartUnreachableCase } from './re
 export { BUSY_MACHINE_SLACK_MS, expectOutageAnswered, loadThroughOutage, type OutageRun, type StoppableDatabase } from './resilience/outage';
 export { listenLoopback, sendRaw, type RawRequest, type RawResponse } from './sweeps/raw-client';
 export { bundleApp, bundleProject, startAppProcess, type AppProcess } from './resilience/app-process';
+export { expectSurvivesBurst, useProductionApp, worstRequests, type OpenApiPaths, type ProductionApp, type WorstRequestOptions } from './resilience/memory-burst';
 export { startReplicas, databaseUrl, type Replicas, type ReplicaOptions, type ExitStatus } from './replicas/replicas';
 export { useReplicas, type UsedReplicas } from './replicas/use-replicas';
 export { runScript, type ScriptResult } from './replicas/run-script';
