@@ -117,22 +117,31 @@ export interface ProductionApp {
 export function useProductionApp(name: string, urlVariable: string, env: Record<string, string>): ProductionApp {
   let dir: string | undefined;
   let app: AppProcess | undefined;
-  const url = new ConnectionString(process.env.TEST_MONGO_URL ?? 'mongodb://test-mongo-url-not-set');
-  url.pathname = `/production_${randomBytes(4).toString('hex')}`;
+  let mongoUrl: string | undefined;
   beforeAll(async () => {
+    const server = process.env.TEST_MONGO_URL;
+    if (!server) throw new Error('TEST_MONGO_URL is not set: run this test through its jest config (global setup)');
+    const url = new ConnectionString(server);
+    url.pathname = `/production_${randomBytes(4).toString('hex')}`;
+    mongoUrl = url.toString();
     dir = await mkdtemp(path.join(tmpdir(), `${name}-production-`));
     const { main } = await bundleApp(name, dir);
-    app = await startAppProcess(main, { NODE_ENV: 'production', LOG_LEVEL: 'warn', [urlVariable]: url.toString(), ...env }, SERVICE_NODE_FLAGS);
+    app = await startAppProcess(main, { NODE_ENV: 'production', LOG_LEVEL: 'warn', [urlVariable]: mongoUrl, ...env }, SERVICE_NODE_FLAGS);
   }, 120_000);
   afterAll(async () => {
     await app?.stop();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the app is only available inside tests');
+    return value;
+  };
   return {
     get app() {
-      if (!app) throw new Error('the app is only available inside tests');
-      return app;
+      return started(app);
     },
-    mongoUrl: url.toString(),
+    get mongoUrl() {
+      return started(mongoUrl);
+    },
   };
 }
