@@ -29,9 +29,10 @@ function untilStarted(lifecycle: Lifecycle): RequestHandler {
   return (_req, _res, next) => next(lifecycle.starting ? databaseUnavailable() : undefined);
 }
 
-/** Fields that make a route a paged list (in its query, or its body as the dynamic filter takes them): a full page may be megabytes. */
+/** Fields that make a route a paged list (in its query, or its body as the dynamic filter takes them): a full page may be megabytes, so it is gated like a route marked `heavy`. */
 const PAGE_FIELDS = ['page_size', 'limit'];
-const isPaged = (route: AnyRoute) =>
+const isHeavy = (route: AnyRoute) =>
+  route.heavy === true ||
   [route.request?.query, route.request?.body].some((schema) => {
     const shape = (schema as { shape?: Record<string, unknown> } | undefined)?.shape;
     return shape !== undefined && PAGE_FIELDS.some((field) => field in shape);
@@ -110,7 +111,7 @@ export function buildServiceApp(options: ServiceAppOptions): Express {
   mountRoutes(router, options.routes, {
     bodyParsers: parsersFor,
     noBody: discardBody({ limit: appLimit }),
-    admit: (route) => gate.admit(isPaged(route) ? () => true : hasHeavyBody),
+    admit: (route) => gate.admit(isHeavy(route) ? () => true : hasHeavyBody),
   });
   app.use(router);
   routeTables.set(app, [...health, openapiRoute, ...options.routes]);

@@ -40,6 +40,8 @@ export interface Route<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.
   tags?: string[];
   /** Names of OpenAPI security schemes that protect the route. */
   security?: string[];
+  /** Admitted through the heavy-request gate like a paged list: its answer may be megabytes. */
+  heavy?: boolean;
   /** Middleware that runs before validation (authentication). */
   before?: RequestHandler[];
   /** `bodyLimit`: the largest body this route takes (e.g. '64kb'), when smaller than the app's. */

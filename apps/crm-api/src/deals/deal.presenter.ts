@@ -33,7 +33,13 @@ export function dealPresenter(connection: Connection, accounts: AccountService, 
     const ownerViews = new Map(owners.map((u) => [u._id, userView(u)]));
     const trackName = new Map(tracks.map((t) => [t._id, t.name]));
     const notesByDeal = new Map<number, number[]>();
-    for (const note of notes) for (const deal of note.deals) notesByDeal.set(deal, [...(notesByDeal.get(deal) ?? []), note._id]);
+    for (const note of notes) {
+      for (const deal of note.deals) {
+        const ids = notesByDeal.get(deal);
+        if (ids) ids.push(note._id);
+        else notesByDeal.set(deal, [note._id]);
+      }
+    }
     return docs.map((doc) =>
       dealView(doc, {
         // a contact deleted while this was read is left out: no dangling ids

@@ -16,6 +16,7 @@ import { byMilestoneOutput, dealOutput, dealPageOutput, deletedOutput } from './
 import type { DealPresenter } from './deal.presenter';
 import { basedQuery, bulkInput, byPipelineQuery, contactDealsParams, dealInput, dealParams, dealPatch, emailParams, listQuery, wholeListQuery } from './deal.schemas';
 import type { DealService } from './deal.service';
+import { milestoneViewDeals, TRUNCATED_HEADER } from './milestone-view';
 import { SMALL_BODY } from '../body-limits';
 
 const TAGS = ['deals'];
@@ -42,9 +43,11 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
 
   /** D8/D9: keyed by milestone in track order (XML element names cannot hold every milestone name, so XML lists them). */
   async function sendByMilestone(req: Request, res: Response, track: TrackDoc) {
-    const views = await present.many(await deals.inTrack(track.account, track._id));
+    const format = negotiate(req);
+    const { views, truncated } = await milestoneViewDeals((size) => deals.inTrack(track.account, track._id, size), present.many, format);
+    if (truncated) res.setHeader(TRUNCATED_HEADER, 'true');
     const groups = track.milestones.map((name) => ({ name, deals: views.filter((deal) => deal.milestone === name) }));
-    if (negotiate(req) === 'xml') return reply(req, res, { milestone: groups.map(({ name, deals }) => ({ name, [LIST_XML.item]: deals })) }, { root: 'milestones' });
+    if (format === 'xml') return reply(req, res, { milestone: groups.map(({ name, deals }) => ({ name, [LIST_XML.item]: deals })) }, { root: 'milestones' });
     reply(req, res, Object.fromEntries(groups.map((group) => [group.name, group.deals])), { root: 'milestones' });
   }
 
@@ -67,6 +70,7 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
       path: `${BASE}/byMilestone`,
       summary: 'D8: deals of the Default track by milestone',
       tags: TAGS,
+      heavy: true,
       responses: { 200: byMilestone, 401: commonErrors[401] },
       handler: async (_input, req, res) => sendByMilestone(req, res, await tracks.defaultTrack(account(req))),
     }),
@@ -75,6 +79,7 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
       path: `${BASE}/byPipeline/based`,
       summary: 'D9: deals of a track by milestone (pipeline_id 0: the Default track)',
       tags: TAGS,
+      heavy: true,
       request: { query: byPipelineQuery },
       responses: { 200: byMilestone, ...commonErrors },
       handler: async ({ query }, req, res) => sendByMilestone(req, res, await tracks.resolve(account(req), query.pipeline_id)),

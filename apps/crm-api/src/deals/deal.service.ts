@@ -1,5 +1,5 @@
 import { HttpError, conflict, validationFailed, type FieldIssue } from '@lib/errors';
-import { driverCollection, idSequence, insertWithSequenceId } from '@lib/mongo';
+import { DATABASE_TIME_LIMITS, driverCollection, idSequence, insertWithSequenceId } from '@lib/mongo';
 import type { Connection } from 'mongoose';
 import { domainUserModel } from '../accounts/domain-user.model';
 import { contactModel } from '../contacts/contact.model';
@@ -125,8 +125,26 @@ export function dealService(connection: Connection, deps: { tracks: TrackService
     list: (account: number, params: SortedPageParams, pipelineId?: number): Promise<Page<DealDoc>> =>
       deps.pager.sorted(Deal, { account, ...(pipelineId !== undefined && { pipeline_id: pipelineId }) }, params, `deals:${account}:${pipelineId ?? 'all'}`),
 
-    /** D9's read (all of a track's deals), straight to the driver: the documents lean() gave, without a mongoose Query. */
-    inTrack: (account: number, pipelineId: number) => driverCollection(Deal).find({ account, pipeline_id: pipelineId }, { sort: byCreation }).toArray(),
+    /**
+     * D8/D9's read: a track's deals oldest first, `size` at a time, straight to the driver (the
+     * documents lean() gave, without a mongoose Query); the reader stops when it has enough.
+     */
+    async *inTrack(account: number, pipelineId: number, size: number): AsyncGenerator<DealDoc[]> {
+      const cursor = driverCollection(Deal).find({ account, pipeline_id: pipelineId }, { sort: byCreation, batchSize: size, maxTimeMS: DATABASE_TIME_LIMITS.queryMs });
+      try {
+        let batch: DealDoc[] = [];
+        for await (const doc of cursor) {
+          batch.push(doc);
+          if (batch.length === size) {
+            yield batch;
+            batch = [];
+          }
+        }
+        if (batch.length) yield batch;
+      } finally {
+        await cursor.close();
+      }
+    },
 
     /** D11, paged (a contact may be in any number of deals). */
     ofContact: (account: number, contactId: number, params: { page_size: number; cursor?: string }): Promise<Page<DealDoc>> =>
