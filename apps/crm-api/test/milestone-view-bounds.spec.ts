@@ -1,4 +1,5 @@
 import { create as parseXml } from 'xmlbuilder2';
+import { DEAL_NOTES_SHOWN } from '../src/deals/deal.presenter';
 import { MILESTONE_VIEW_MAX_DEALS, TRUNCATED_HEADER } from '../src/deals/milestone-view';
 import { PAGE_BUDGET_BYTES } from '../src/page-budget';
 import { dealHelpers, type Track } from './deal-helpers';
@@ -85,3 +86,54 @@ it('deals whose answer would pass the page budget: the view stops before it, and
   expect(xml.headers[TRUNCATED_HEADER.toLowerCase()]).toBe('true');
   expect(Buffer.byteLength(xml.text)).toBeLessThanOrEqual(PAGE_BUDGET_BYTES);
 }, 60_000);
+
+describe(`a deal shows the ids of its ${DEAL_NOTES_SHOWN} oldest notes; its note list has them all`, () => {
+  async function notesOf(deal: number, n: number): Promise<number[]> {
+    const ids: number[] = [];
+    for (let i = 0; i < n; i += 10) {
+      const batch = await Promise.all(Array.from({ length: Math.min(10, n - i) }, () => ctx.as(ann).post('/dev/api/notes').send({ subject: 's', description: 'd', deal_ids: [deal] })));
+      for (const res of batch) {
+        expect(res.status).toBe(200);
+        ids.push(res.body.id);
+      }
+    }
+    return ids.sort((a, b) => a - b);
+  }
+
+  it('one deal with more notes than shown (D4), and in a page beside a deal with few (D1): each shows its own oldest, none cut short', async () => {
+    const busy = await h.createDeal(ann, def);
+    const quiet = await h.createDeal(ann, def);
+    const busyNotes = await notesOf(busy.id, 2 * DEAL_NOTES_SHOWN + 5); // more than a page of two deals reads at once
+    const quietNotes = await notesOf(quiet.id, 3);
+    const one = await ctx.as(ann).get(`${BASE}/${busy.id}`);
+    expect(one.status).toBe(200);
+    expect(one.body.notes).toEqual(busyNotes.slice(0, DEAL_NOTES_SHOWN).map(String));
+    const page = await ctx.as(ann).get(`${BASE}?page_size=10`);
+    expect(page.status).toBe(200);
+    const byId = new Map(page.body.map((deal: { id: number; notes: string[] }) => [deal.id, deal.notes]));
+    expect(byId.get(busy.id)).toEqual(busyNotes.slice(0, DEAL_NOTES_SHOWN).map(String));
+    expect(byId.get(quiet.id)).toEqual(quietNotes.map(String));
+    // every note of the deal, page by page
+    const listed: number[] = [];
+    let cursor = '';
+    do {
+      const res = await ctx.as(ann).get(`${BASE}/${busy.id}/notes?page_size=100${cursor && `&cursor=${encodeURIComponent(cursor)}`}`);
+      expect(res.status).toBe(200);
+      listed.push(...res.body.map((note: { id: number }) => note.id));
+      cursor = res.body.at(-1)?.cursor ?? '';
+    } while (cursor);
+    expect(listed.sort((a, b) => a - b)).toEqual(busyNotes);
+  }, 120_000);
+
+  it('a few deals with few notes: every note id shown (the one read of them all)', async () => {
+    const a = await h.createDeal(ann, def);
+    const b = await h.createDeal(ann, def);
+    const aNotes = await notesOf(a.id, 5);
+    const both = await ctx.as(ann).post('/dev/api/notes').send({ subject: 's', description: 'd', deal_ids: [a.id, b.id] });
+    expect(both.status).toBe(200);
+    const page = await ctx.as(ann).get(`${BASE}?page_size=10`);
+    const byId = new Map(page.body.map((deal: { id: number; notes: string[] }) => [deal.id, deal.notes]));
+    expect(byId.get(a.id)).toEqual([...aNotes, both.body.id].map(String));
+    expect(byId.get(b.id)).toEqual([String(both.body.id)]);
+  }, 60_000);
+});

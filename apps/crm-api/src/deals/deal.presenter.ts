@@ -9,11 +9,41 @@ import { trackModel, type TrackDoc } from '../tracks/track.model';
 import type { DealDoc } from './deal.model';
 import { dealView } from './deal.view';
 
+/** A deal shows the ids of at most this many of its notes, the oldest; the deal's note list (paged) has them all. */
+export const DEAL_NOTES_SHOWN = 100;
+
 /** Deal views with their contacts (full contact objects), owners, track names and note ids, loaded once per page. */
 export function dealPresenter(connection: Connection, accounts: AccountService, contacts: ContactPresenter) {
   const Contact = contactModel(connection);
   const Track = trackModel(connection);
   const Note = noteModel(connection);
+
+  const readNotes = (account: number, deals: number[], limit: number) =>
+    driverCollection(Note)
+      .find<Pick<NoteDoc, '_id' | 'deals'>>({ account, deals: { $in: deals } }, { projection: { deals: 1 }, sort: { created_time: 1, _id: 1 }, limit })
+      .toArray();
+
+  /**
+   * The ids of each deal's oldest DEAL_NOTES_SHOWN notes. One read of all their notes, unless
+   * that read fills its limit (some deal has more): then each deal's own, bounded.
+   */
+  async function noteIdsByDeal(account: number, dealIds: number[]): Promise<Map<number, number[]>> {
+    const limit = DEAL_NOTES_SHOWN * dealIds.length;
+    const notes = await readNotes(account, dealIds, limit);
+    if (notes.length === limit) {
+      const perDeal = await Promise.all(dealIds.map((id) => readNotes(account, [id], DEAL_NOTES_SHOWN)));
+      return new Map(dealIds.map((id, i) => [id, perDeal[i].map((note) => note._id)]));
+    }
+    const byDeal = new Map<number, number[]>();
+    for (const note of notes) {
+      for (const deal of note.deals) {
+        const ids = byDeal.get(deal);
+        if (!ids) byDeal.set(deal, [note._id]);
+        else if (ids.length < DEAL_NOTES_SHOWN) ids.push(note._id);
+      }
+    }
+    return byDeal;
+  }
 
   async function many(docs: DealDoc[]) {
     if (docs.length === 0) return [];
@@ -25,28 +55,18 @@ export function dealPresenter(connection: Connection, accounts: AccountService, 
       contactIds.length ? driverCollection(Contact).find({ account, _id: { $in: contactIds } }).toArray() : Promise.resolve([]),
       accounts.usersById(account, [...new Set(docs.map((d) => d.owner_id))]),
       driverCollection(Track).find<Pick<TrackDoc, '_id' | 'name'>>({ account, _id: { $in: [...new Set(docs.map((d) => d.pipeline_id))] } }, { projection: { name: 1 } }).toArray(),
-      driverCollection(Note)
-        .find<Pick<NoteDoc, '_id' | 'deals'>>({ account, deals: { $in: dealIds } }, { projection: { deals: 1 }, sort: { created_time: 1, _id: 1 } })
-        .toArray(),
+      noteIdsByDeal(account, dealIds),
     ]);
     const contactViews = new Map((await contacts.many(contactDocs)).map((view) => [view.id, view]));
     const ownerViews = new Map(owners.map((u) => [u._id, userView(u)]));
     const trackName = new Map(tracks.map((t) => [t._id, t.name]));
-    const notesByDeal = new Map<number, number[]>();
-    for (const note of notes) {
-      for (const deal of note.deals) {
-        const ids = notesByDeal.get(deal);
-        if (ids) ids.push(note._id);
-        else notesByDeal.set(deal, [note._id]);
-      }
-    }
     return docs.map((doc) =>
       dealView(doc, {
         // a contact deleted while this was read is left out: no dangling ids
         contacts: doc.contact_ids.flatMap((id) => contactViews.get(id) ?? []),
         owner: ownerViews.get(doc.owner_id),
         trackName: trackName.get(doc.pipeline_id),
-        notes: notesByDeal.get(doc._id) ?? [],
+        notes: notes.get(doc._id) ?? [],
       }),
     );
   }
