@@ -1,6 +1,7 @@
 import net from 'node:net';
 import { toHttpError } from '@lib/errors';
 import { Schema } from 'mongoose';
+import { driverCollection } from './driver-collection';
 import { connectMongo, createConnection, DATABASE_TIME_LIMITS, databaseReady, DEFAULT_POOL_SIZE, ensureIndexes, openConnection } from './connect';
 import { useTestDatabase } from './testing';
 
@@ -121,6 +122,36 @@ describe('time limits of every connection (docs/RESILIENCE.md, "Database time bo
         { name: 'aggregate', maxTimeMS: limit },
         { name: 'find', maxTimeMS: 50 },
       ]);
+    } finally {
+      await connection.close();
+    }
+  });
+
+  it('sends the driver-level reads of driverCollection with the same maxTimeMS, unless the read sets its own', async () => {
+    const connection = await connectMongo({ url: testUrl(), dbName: 'connect_spec_driver_maxtime', monitorCommands: true });
+    const sent: Array<{ name: string; maxTimeMS: unknown }> = [];
+    connection.getClient().on('commandStarted', (event) => sent.push({ name: event.commandName, maxTimeMS: event.command.maxTimeMS }));
+    try {
+      const Thing = connection.model<{ _id: number; name: string }>('Thing', new Schema({ _id: Number, name: String }));
+      const things = driverCollection(Thing);
+      await things.insertOne({ _id: 1, name: 'a' });
+      expect(await things.find({ name: 'a' }).toArray()).toEqual([{ _id: 1, name: 'a' }]);
+      expect(await things.findOne({ _id: 1 })).toEqual({ _id: 1, name: 'a' });
+      expect(await things.countDocuments({})).toBe(1);
+      expect(await things.distinct('name', {})).toEqual(['a']);
+      await things.aggregate([{ $match: { name: 'a' } }]).toArray();
+      await things.findOne({ _id: 1 }, { maxTimeMS: 50 });
+      const limit = DATABASE_TIME_LIMITS.queryMs;
+      expect(sent).toEqual([
+        { name: 'insert', maxTimeMS: undefined },
+        { name: 'find', maxTimeMS: limit },
+        { name: 'find', maxTimeMS: limit },
+        { name: 'aggregate', maxTimeMS: limit },
+        { name: 'distinct', maxTimeMS: limit },
+        { name: 'aggregate', maxTimeMS: limit },
+        { name: 'find', maxTimeMS: 50 },
+      ]);
+      expect(driverCollection(Thing)).toBe(things); // made once per model
     } finally {
       await connection.close();
     }

@@ -21,7 +21,7 @@ export const DEFAULT_POOL_SIZE = 20;
  *   `heartbeatMs + connectMs` instead of the streaming protocol's `connectMs + 10 s`).
  * - `socketMs`: longest silence on a connection while waiting for a reply.
  * - `waitQueueMs`: longest wait for a free connection of the pool.
- * - `queryMs`: `maxTimeMS` of every mongoose query and aggregation: the server stops a slow one
+ * - `queryMs`: `maxTimeMS` of every mongoose query and aggregation, and of driverCollection's reads: the server stops a slow one
  *   (code 50) before the socket limit cuts the connection.
  * - `requestBoundMs`: the documented bound for one request with the database stalled or gone. A
  *   stall is noticed by the monitor within `heartbeatMs + connectMs` (3 s), which interrupts every
