@@ -187,6 +187,44 @@ describe('the sync schedule', () => {
     expect(ctx.feeds.hits('/abc.xml')).toBe(hits);
   });
 
+  it('stopped while storing a feed’s entries: stores no more of them, records no success on the source, frees the lease', async () => {
+    const sync = feedSync({
+      connection: ctx.connection,
+      logger: createLogger('test', 'silent'),
+      publishers: [{ id: 'abc-news', name: 'ABC News', feeds: [ctx.feeds.url('/abc.xml')] }],
+      limits: { timeoutMs: 10_000, maxBytes: 256 * 1024 },
+    });
+    // the second entry's store waits until the stop has been asked
+    const Article = ctx.Article as unknown as { updateOne: (...args: unknown[]) => unknown };
+    const updateOne = Article.updateOne;
+    let stores = 0;
+    let reachedSecond!: () => void;
+    const second = new Promise<void>((resolve) => (reachedSecond = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    Article.updateOne = async function (this: unknown, ...args: unknown[]) {
+      if (++stores === 2) {
+        reachedSecond();
+        await released;
+      }
+      return updateOne.apply(this, args);
+    };
+    try {
+      const schedule = scheduleSync(sync, { intervalMs: 60_000, logger: createLogger('test', 'silent'), lifecycle: createLifecycle() });
+      await second;
+      const stopped = schedule.stop();
+      release();
+      await stopped;
+    } finally {
+      Article.updateOne = updateOne;
+    }
+    // the entry being stored when the stop came may land; none after it
+    expect(await ctx.Article.countDocuments()).toBeLessThanOrEqual(2);
+    expect(stores).toBe(2);
+    expect(await ctx.Source.findById('abc-news').lean()).toBeNull();
+    expect(await leaseHolder(ctx.connection, 'feed-sync')).toBeUndefined();
+  });
+
   it('stops a run in progress on shutdown instead of waiting for slow publishers, recording no publisher error and freeing the lease', async () => {
     ctx.feeds.set('/slow.xml', { hang: true });
     const sync = feedSync({
