@@ -174,6 +174,20 @@ describe('contact-limit reservations left by a dead create', () => {
     expect(await reservations(ann)).toEqual({});
   });
 
+  it('gives the slot back once when the stored contact of a dead create is deleted before its reservation expires', async () => {
+    const [first] = await fill(ann, LIMIT - 1);
+    await slots().reserve(ann.account, 900_005);
+    await ctx.Contact.collection.insertOne({ ...(await ctx.Contact.findById(first).lean())!, _id: 900_005 as never, emails: [] });
+    expect((await ctx.as(ann).delete('/dev/api/contacts/900005')).status).toBe(204);
+    expect(await contactCount(ann)).toBe(LIMIT - 1);
+    expect(await reservations(ann)).toEqual({});
+    await expireReservations(ann);
+    expect((await ctx.as(ann).post('/dev/api/contacts').send(person('Last'))).status).toBe(200);
+    expect(await contactCount(ann)).toBe(LIMIT);
+    expect(await ctx.Contact.countDocuments({ account: ann.account })).toBe(LIMIT);
+    expectLimit(await ctx.as(ann).post('/dev/api/contacts').send(person('Extra')));
+  });
+
   it('gives each dead slot back once when many creates find them at the same time', async () => {
     await fill(ann, 1);
     await slots().reserve(ann.account, 900_003);

@@ -103,6 +103,17 @@ export function contactSlots(connection: Connection, limit: number) {
       );
     },
 
+    /**
+     * Before a stored contact is deleted: a reservation its create left (the create died after its
+     * insert, less than RESERVATION_MS ago) is settled now, as the create would have, so the slot
+     * goes back once, by free(), and not again when the reservation expires.
+     */
+    async settleStored(account: number, contact: number): Promise<void> {
+      const found = await accounts.findOne({ _id: account }, { projection: { contact_reservations: 1 } });
+      const tokens = Object.entries(found?.contact_reservations ?? {}).flatMap(([token, r]) => (r.contact === contact ? [token] : []));
+      if (tokens.length) await accounts.updateOne({ _id: account }, { $unset: Object.fromEntries(tokens.map((token) => [reservationPath(token), ''])) });
+    },
+
     /** A stored contact was deleted: its slot goes back. */
     async free(account: number): Promise<void> {
       await accounts.updateOne({ _id: account }, { $inc: { contact_count: -1 } });

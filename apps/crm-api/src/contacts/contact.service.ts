@@ -339,6 +339,8 @@ export function contactService(connection: Connection, options: ContactServiceOp
 
     /** C5: 204 either way; persons of a deleted company no longer point at it. */
     async remove(account: number, id: number): Promise<void> {
+      if (!(await Contact.exists({ _id: id, account }))) return;
+      await slots.settleStored(account, id);
       const { deletedCount } = await Contact.deleteOne({ _id: id, account });
       if (!deletedCount) return;
       await Promise.all([
