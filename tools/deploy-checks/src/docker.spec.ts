@@ -27,7 +27,7 @@ describe('docker/Dockerfile', () => {
   const runs = (stage: typeof build) => stage.instructions.filter((i) => i.keyword === 'RUN').map((i) => i.args);
 
   it('builds from one pinned Node image in two stages', () => {
-    expect(args.NODE_IMAGE).toMatch(/^node:\d+\.\d+\.\d+-[a-z0-9.]+$/);
+    expect(args.NODE_IMAGE).toMatch(/^node:\d+\.\d+\.\d+-[a-z0-9.-]+$/);
     expect(stages.map((s) => s.from)).toEqual(['${NODE_IMAGE}', '${NODE_IMAGE}']);
     expect(build.name).toBe('build');
   });
