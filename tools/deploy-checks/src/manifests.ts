@@ -17,5 +17,8 @@ export function renderOverlay(overlay: (typeof OVERLAYS)[number]): Resource[] {
 
 export const renderBase = () => renderKustomization(fromRoot('k8s', 'base'));
 
+/** The base behind the alternative entry, an Ingress for ingress-nginx (k8s/ingress), as an overlay would add it. */
+export const renderIngressAlternative = () => [...renderBase(), ...renderKustomization(fromRoot('k8s', 'ingress'))];
+
 /** The ingress-nginx controller settings the manifests rely on (applied into the controller's namespace). */
 export const renderIngressController = () => renderKustomization(fromRoot('k8s', 'ingress-nginx'));
