@@ -212,7 +212,7 @@ describe('the checks catch', () => {
     crm.env!.find((v) => v.name === 'DB_PASSWORD')!.valueFrom!.secretKeyRef!.name = 'users-api';
     expect(databaseProblems(resources, SERVICES)).toEqual([
       'crm-api: DB_PASSWORD does not come from Secret crm-api key DB_PASSWORD',
-      'users-api: database URL points at crm-api-mongodb:27017, not its own server users-api-mongodb:27017',
+      "users-api: database URL points at crm-api-mongodb:27017, not its own replica set's members users-api-mongodb-0.users-api-mongodb:27017,users-api-mongodb-1.users-api-mongodb:27017,users-api-mongodb-2.users-api-mongodb:27017",
       'users-api: database URL names database "crm", not "users"',
     ]);
   });
@@ -228,11 +228,14 @@ describe('the checks catch', () => {
     const resources = fresh();
     spec(get(resources, 'NetworkPolicy', 'crm-api-mongodb')).ingress[0].from[0].podSelector.matchLabels['app.kubernetes.io/name'] = 'users-api';
     spec(get(resources, 'NetworkPolicy', 'news-api-mongodb')).ingress[0].from = [];
-    resources.splice(resources.indexOf(get(resources, 'NetworkPolicy', 'users-api-mongodb')), 1);
+    spec(get(resources, 'NetworkPolicy', 'users-api-mongodb')).ingress[0].from[2].podSelector.matchLabels = { 'app.kubernetes.io/part-of': 'crm-services' };
     expect(networkPolicyProblems(resources, SERVICES)).toEqual([
       'NetworkPolicy/crm-api-mongodb: lets users-api reach crm-api-mongodb',
       'NetworkPolicy/news-api-mongodb: lets every pod reach news-api-mongodb',
-      'users-api: no NetworkPolicy guards users-api-mongodb',
+      'NetworkPolicy/users-api-mongodb: lets crm-api, crm-api-mongodb, crm-api-mongodb-bootstrap, crm-api-mongodb-backup, articles-api, articles-api-mongodb, articles-api-mongodb-bootstrap, articles-api-mongodb-backup, news-api, news-api-mongodb, news-api-mongodb-bootstrap, news-api-mongodb-backup reach users-api-mongodb',
     ]);
+    resources.splice(resources.indexOf(get(resources, 'NetworkPolicy', 'users-api-mongodb')), 1);
+    resources.splice(resources.indexOf(get(resources, 'NetworkPolicy', 'default-deny')), 1);
+    expect(networkPolicyProblems(resources, SERVICES)).toContain('users-api: no NetworkPolicy guards users-api-mongodb');
   });
 });

@@ -2,10 +2,12 @@ import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { PROBE_PATH_RULE, PROBE_PATH_SPELLINGS, ROUTED_PATHS, SERVICES, isProbeTarget, serviceForHost } from '@lib/services';
 import { databaseProblems, networkPolicyProblems } from './database-checks';
+import { networkPolicyBaselineProblems } from './network-policy-checks';
+import { replicaSetProblems, restoreJobProblems } from './replica-set-checks';
 import { schemaProblems } from './k8s-schema';
 import { gatewayKeepAliveProblems, keepAliveProblems } from './keepalive-checks';
 import { gatewayApiProblems, gatewayBackend, gatewayHostServices, httpRoutes, pathRules } from './gateway-api-checks';
-import { OVERLAYS, renderBase, renderIngressAlternative, renderIngressController, renderOverlay } from './manifests';
+import { OVERLAYS, readRestoreJobs, renderBase, renderIngressAlternative, renderIngressController, renderOverlay } from './manifests';
 import { nginxBackend } from './nginx-locations';
 import { readDockerfile, stageEnv } from './dockerfile';
 import { memoryProblems } from './memory-checks';
@@ -47,7 +49,7 @@ describe('k8s/ files', () => {
 
 const renderings = [['base', renderBase] as const, ['base with the Ingress alternative', renderIngressAlternative] as const, ...OVERLAYS.map((overlay) => [`overlay ${overlay}`, () => renderOverlay(overlay)] as const)];
 
-describe.each(renderings)('k8s %s, rendered', (_label, render) => {
+describe.each(renderings)('k8s %s, rendered', (label, render) => {
   const resources = render();
 
   it('validates against the Kubernetes schemas', () => {
@@ -76,6 +78,19 @@ describe.each(renderings)('k8s %s, rendered', (_label, render) => {
   it("points each app's database URL at its own server and database, which only that app may reach", () => {
     expect(databaseProblems(resources, SERVICES)).toEqual([]);
     expect(networkPolicyProblems(resources, SERVICES)).toEqual([]);
+  });
+
+  it('runs each database as a three-member replica set with keyfile auth, TLS, anti-affinity, a PDB, a bootstrap Job and nightly backups', () => {
+    // the development overlay lets a one-node cluster hold the three members (preferred anti-affinity)
+    expect(replicaSetProblems(resources, SERVICES, { separateNodes: label !== 'overlay dev' })).toEqual([]);
+  });
+
+  it('denies all traffic by default and allows only the entry, scraping, DNS, each app to its own database, and HTTPS out for the feeds', () => {
+    expect(networkPolicyBaselineProblems(resources, SERVICES)).toEqual([]);
+  });
+
+  it('has a restore Job per database that reads the backups volume and writes to that replica set', () => {
+    expect(restoreJobProblems(readRestoreJobs(), resources, SERVICES)).toEqual([]);
   });
 });
 
