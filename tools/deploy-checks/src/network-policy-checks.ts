@@ -56,7 +56,8 @@ const namespacesOf = (peer: Peer): string[] | undefined => {
   const byLabel = selector.matchLabels?.['kubernetes.io/metadata.name'];
   const byExpression = selector.matchExpressions?.find((e) => e.key === 'kubernetes.io/metadata.name' && e.operator === 'In')?.values;
   const others = Object.keys(selector.matchLabels ?? {}).filter((k) => k !== 'kubernetes.io/metadata.name').length + (selector.matchExpressions?.length ?? 0) - (byExpression ? 1 : 0);
-  return others === 0 ? [...(byLabel ? [byLabel] : []), ...(byExpression ?? [])] : undefined;
+  const names = [...(byLabel ? [byLabel] : []), ...(byExpression ?? [])];
+  return others === 0 && names.length > 0 ? names : undefined; // an empty selector: every namespace
 };
 
 /**
