@@ -101,6 +101,15 @@ describe.each(OVERLAYS)('k8s overlay %s', (overlay) => {
     expect(referenceProblems(resources)).toEqual([]);
   });
 
+  it("gives each replica set a keyfile mongod accepts: 6 to 1024 base64 characters (the production templates' placeholder aside)", () => {
+    for (const { name } of SERVICES) {
+      const data = resources.find((r) => r.kind === 'Secret' && r.metadata.name === name)!.data as Record<string, string>;
+      const keyfile = Buffer.from(data.MONGO_KEYFILE, 'base64').toString();
+      if (overlay === 'prod' && keyfile === 'change-me') continue;
+      expect([name, /^[A-Za-z0-9+/=]{6,1024}$/.test(keyfile.replace(/\s/g, ''))]).toEqual([name, true]);
+    }
+  });
+
   it('puts everything in its own namespace', () => {
     const namespace = resources.find((r) => r.kind === 'Namespace')?.metadata.name;
     expect(namespace).toBe(`crm-${overlay}`);
