@@ -1,8 +1,9 @@
 import { PROBE_PATH_SPELLINGS, SERVICES } from '@lib/services';
 import { databaseProblems, networkPolicyProblems } from './database-checks';
 import { schemaProblems } from './k8s-schema';
-import { keepAliveProblems } from './keepalive-checks';
-import { renderIngressController, renderOverlay } from './manifests';
+import { PROBE_PATH_REGEX, gatewayApiProblems } from './gateway-api-checks';
+import { gatewayKeepAliveProblems, keepAliveProblems } from './keepalive-checks';
+import { renderIngressAlternative, renderIngressController, renderOverlay } from './manifests';
 import { heapBudgetMb, memoryProblems, quantityMiB } from './memory-checks';
 import { containersOf } from './pod';
 import { find, type Resource } from './resource';
@@ -98,7 +99,7 @@ describe('the checks catch', () => {
   });
 
   it('a Service selecting nothing, a backend to a missing Service or port, plain HTTP, a routed probe path', () => {
-    const resources = fresh();
+    const resources = renderIngressAlternative();
     spec(get(resources, 'Service', 'articles-api')).selector = { 'app.kubernetes.io/name': 'article-api' };
     const ingress = get(resources, 'Ingress', 'public');
     const rules = spec(ingress).rules;
@@ -109,43 +110,98 @@ describe('the checks catch', () => {
     spec(ingress).tls[0].hosts.pop();
     expect(serviceProblems(resources)).toEqual(['Service/articles-api: selects 0 workloads, expected 1']);
     expect(ingressProblems(resources)).toEqual([
-      'Ingress/public crm.localhost/: Service crm does not exist',
-      'Ingress/public users.localhost/: Service users-api has no port https',
+      'Ingress/public crm.example.com/: Service crm does not exist',
+      'Ingress/public users.example.com/: Service users-api has no port https',
       'Ingress/public: nginx.ingress.kubernetes.io/force-ssl-redirect is not "true"',
-      'Ingress/public: host articles.localhost routes the probe paths to the app',
-      `Ingress/public: host articles.localhost routes ${PROBE_PATH_SPELLINGS.join(' ')} unlike the gateway`,
-      'Ingress/public: host "users.localhost" has no TLS certificate',
+      'Ingress/public: host articles.example.com routes the probe paths to the app',
+      `Ingress/public: host articles.example.com routes ${PROBE_PATH_SPELLINGS.join(' ')} unlike the gateway`,
+      'Ingress/public: host "users.example.com" has no TLS certificate',
     ]);
   });
 
   it('probe-path rules that miss spellings: exact paths only, or the regex without use-regex', () => {
-    const resources = fresh();
+    const resources = renderIngressAlternative();
     const ingress = get(resources, 'Ingress', 'public');
     const exactOnly = ['/healthz', '/readyz'].map((path) => ({ path, pathType: 'Exact', backend: { service: { name: 'not-routed', port: { name: 'http' } } } }));
     spec(ingress).rules[0].http.paths.splice(0, 1, ...exactOnly);
     delete ingress.metadata.annotations!['nginx.ingress.kubernetes.io/use-regex'];
     expect(ingressProblems(resources)).toEqual([
-      'Ingress/public crm.localhost/healthz: routed to Service not-routed, which has no pods',
-      'Ingress/public crm.localhost/readyz: routed to Service not-routed, which has no pods',
+      'Ingress/public crm.example.com/healthz: routed to Service not-routed, which has no pods',
+      'Ingress/public crm.example.com/readyz: routed to Service not-routed, which has no pods',
       'Ingress/public: nginx.ingress.kubernetes.io/use-regex is not "true"',
-      'Ingress/public: host crm.localhost routes the probe paths to the app',
+      'Ingress/public: host crm.example.com routes the probe paths to the app',
       // nginx itself normalises //readyz, /%72eadyz and /./readyz onto the exact paths, but not these
-      'Ingress/public: host crm.localhost routes /readyz/ /healthz/ /readyz%2F /readyz#x /readyz\\?x /readyz;x /READYZ /HealthZ/ http://articles.localhost//healthz/ unlike the gateway',
+      'Ingress/public: host crm.example.com routes /readyz/ /healthz/ /readyz%2F /readyz#x /readyz\\?x /readyz;x /READYZ /HealthZ/ http://articles.localhost//healthz/ unlike the gateway',
       // read as a plain prefix, the regex path matches nothing
-      ...['articles', 'news', 'users'].map((name) => `Ingress/public: host ${name}.localhost routes ${PROBE_PATH_SPELLINGS.join(' ')} unlike the gateway`),
+      ...['articles', 'news', 'users'].map((name) => `Ingress/public: host ${name}.example.com routes ${PROBE_PATH_SPELLINGS.join(' ')} unlike the gateway`),
     ]);
   });
 
   it('an ingress keeping idle upstream connections as long as the apps, and no proxy-send-timeout', () => {
     const controller = renderIngressController();
     (get(controller, 'ConfigMap', 'ingress-nginx-controller').data as Record<string, string>)['upstream-keepalive-timeout'] = '75';
-    const resources = fresh();
+    const resources = renderIngressAlternative();
     delete get(resources, 'Ingress', 'public').metadata.annotations!['nginx.ingress.kubernetes.io/proxy-send-timeout'];
     expect(keepAliveProblems(controller, resources)).toEqual([
       "ConfigMap/ingress-nginx-controller: upstream-keepalive-timeout 75 s is not below the apps' keep-alive 65 s",
       'ConfigMap/ingress-nginx-controller: upstream-keepalive-timeout 75 s is not PROXY_KEEPALIVE_MS (60 s) of libs/http',
       'Ingress/public: nginx.ingress.kubernetes.io/proxy-send-timeout is not a number of seconds',
     ]);
+  });
+
+  it('HTTPRoutes: a missing Service, port or listener, plain HTTP served, a host outside the listener, no HSTS', () => {
+    const resources = fresh();
+    const crm = spec(get(resources, 'HTTPRoute', 'crm-api'));
+    crm.rules[1].backendRefs[0].name = 'crm';
+    spec(get(resources, 'HTTPRoute', 'users-api')).rules[1].backendRefs[0].port = 443;
+    spec(get(resources, 'HTTPRoute', 'news-api')).parentRefs[0].sectionName = 'http';
+    spec(get(resources, 'HTTPRoute', 'articles-api')).hostnames[0] = 'articles.example.org';
+    delete spec(get(resources, 'HTTPRoute', 'users-api')).rules[1].filters;
+    spec(get(resources, 'HTTPRoute', 'https-redirect')).parentRefs[0].sectionName = 'admin';
+    expect(gatewayApiProblems(resources)).toEqual([
+      'HTTPRoute/crm-api: backend Service crm does not exist',
+      'HTTPRoute/articles-api: host articles.example.org is outside listener https (*.localhost)',
+      'HTTPRoute/news-api: serves plain HTTP on listener http instead of redirecting to HTTPS',
+      'HTTPRoute/users-api: Service users-api has no port 443',
+      'HTTPRoute/users-api: responses from users-api get no Strict-Transport-Security',
+      'HTTPRoute/https-redirect: Gateway public has no listener admin; attach to one listener by sectionName',
+      'HTTPRoute/https-redirect: attached to no listener',
+    ]);
+  });
+
+  it('HTTPRoutes whose probe-path rules miss spellings: prefixes only, a case-sensitive or unanchored regex, or sent to an app', () => {
+    const resources = fresh();
+    const matches = (name: string) => spec(get(resources, 'HTTPRoute', name)).rules[0].matches;
+    matches('crm-api').splice(2, 1);
+    matches('articles-api')[2].path.value = '^/(healthz|readyz).*';
+    matches('news-api')[2].path.value = '(?i)/(healthz|readyz)';
+    spec(get(resources, 'HTTPRoute', 'users-api')).rules[0].backendRefs[0].name = 'users-api';
+    expect(gatewayApiProblems(resources)).toEqual([
+      `HTTPRoute/crm-api: no RegularExpression ${PROBE_PATH_REGEX} rule to not-routed`,
+      'HTTPRoute/crm-api: routes /readyz#x /readyz\\?x /readyz;x /READYZ /HealthZ/ unlike the gateway',
+      `HTTPRoute/articles-api: no RegularExpression ${PROBE_PATH_REGEX} rule to not-routed`,
+      'HTTPRoute/articles-api: routes /READYZ /HealthZ/ unlike the gateway',
+      `HTTPRoute/news-api: no RegularExpression ${PROBE_PATH_REGEX} rule to not-routed`,
+      // a full match of the bare names: the case is caught, not what follows them
+      'HTTPRoute/news-api: routes /readyz#x /readyz\\?x /readyz;x /HealthZ/ unlike the gateway',
+      'HTTPRoute/users-api: responses from users-api get no Strict-Transport-Security',
+      'HTTPRoute/users-api: no PathPrefix /healthz rule to not-routed',
+      'HTTPRoute/users-api: no PathPrefix /readyz rule to not-routed',
+      `HTTPRoute/users-api: no RegularExpression ${PROBE_PATH_REGEX} rule to not-routed`,
+      `HTTPRoute/users-api: routes ${PROBE_PATH_SPELLINGS.join(' ')} unlike the gateway`,
+    ]);
+  });
+
+  it("a Gateway keeping idle connections to the apps Envoy's default hour, or not merging slashes", () => {
+    const resources = fresh();
+    delete spec(get(resources, 'BackendTrafficPolicy', 'public')).timeout.http;
+    spec(get(resources, 'ClientTrafficPolicy', 'public')).path.disableMergeSlashes = true;
+    expect(gatewayKeepAliveProblems(resources)).toEqual([
+      'Gateway/public: no BackendTrafficPolicy sets timeout.http.connectionIdleTimeout (Envoy keeps idle connections 1 h)',
+      'Gateway/public: no ClientTrafficPolicy with path.escapedSlashesAction UnescapeAndRedirect and disableMergeSlashes false',
+    ]);
+    spec(get(resources, 'BackendTrafficPolicy', 'public')).timeout.http = { connectionIdleTimeout: '65s' };
+    expect(gatewayKeepAliveProblems(resources)[0]).toBe("Gateway/public: connectionIdleTimeout 65 s is not PROXY_KEEPALIVE_MS (60 s), below the apps' keep-alive 65 s");
   });
 
   it("a database URL aimed at another app's server or database, and a password from elsewhere", () => {
@@ -156,7 +212,7 @@ describe('the checks catch', () => {
     crm.env!.find((v) => v.name === 'DB_PASSWORD')!.valueFrom!.secretKeyRef!.name = 'users-api';
     expect(databaseProblems(resources, SERVICES)).toEqual([
       'crm-api: DB_PASSWORD does not come from Secret crm-api key DB_PASSWORD',
-      'users-api: database URL points at crm-api-mongodb:27017, not its own server users-api-mongodb:27017',
+      "users-api: database URL points at crm-api-mongodb:27017, not its own replica set's members users-api-mongodb-0.users-api-mongodb:27017,users-api-mongodb-1.users-api-mongodb:27017,users-api-mongodb-2.users-api-mongodb:27017",
       'users-api: database URL names database "crm", not "users"',
     ]);
   });
@@ -172,11 +228,14 @@ describe('the checks catch', () => {
     const resources = fresh();
     spec(get(resources, 'NetworkPolicy', 'crm-api-mongodb')).ingress[0].from[0].podSelector.matchLabels['app.kubernetes.io/name'] = 'users-api';
     spec(get(resources, 'NetworkPolicy', 'news-api-mongodb')).ingress[0].from = [];
-    resources.splice(resources.indexOf(get(resources, 'NetworkPolicy', 'users-api-mongodb')), 1);
+    spec(get(resources, 'NetworkPolicy', 'users-api-mongodb')).ingress[0].from[2].podSelector.matchLabels = { 'app.kubernetes.io/part-of': 'crm-services' };
     expect(networkPolicyProblems(resources, SERVICES)).toEqual([
       'NetworkPolicy/crm-api-mongodb: lets users-api reach crm-api-mongodb',
       'NetworkPolicy/news-api-mongodb: lets every pod reach news-api-mongodb',
-      'users-api: no NetworkPolicy guards users-api-mongodb',
+      'NetworkPolicy/users-api-mongodb: lets crm-api, crm-api-mongodb, crm-api-mongodb-bootstrap, crm-api-mongodb-backup, articles-api, articles-api-mongodb, articles-api-mongodb-bootstrap, articles-api-mongodb-backup, news-api, news-api-mongodb, news-api-mongodb-bootstrap, news-api-mongodb-backup reach users-api-mongodb',
     ]);
+    resources.splice(resources.indexOf(get(resources, 'NetworkPolicy', 'users-api-mongodb')), 1);
+    resources.splice(resources.indexOf(get(resources, 'NetworkPolicy', 'default-deny')), 1);
+    expect(networkPolicyProblems(resources, SERVICES)).toContain('users-api: no NetworkPolicy guards users-api-mongodb');
   });
 });

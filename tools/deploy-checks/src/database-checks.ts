@@ -6,9 +6,18 @@ import { find, type Resource } from './resource';
 
 const secretRef = (variable: EnvVar | undefined) => variable?.valueFrom?.secretKeyRef;
 
+/** The MongoDB release line the servers, compose and the backup tools run: 8.0 (supported until 2029), pinned to a patch. */
+export const MONGO_VERSION = /^8\.0\.\d+$/;
+
+/** `<server>-0.<server>:27017` … : the members' names in the replica set's configuration and the apps' URLs. */
+export const memberHosts = (server: string, replicas: number) => Array.from({ length: replicas }, (_, i) => `${server}-${i}.${server}:27017`);
+
+export const statefulSetReplicas = (statefulSet: Resource) => (statefulSet.spec as { replicas?: number }).replicas ?? 1;
+
 /**
- * Each app reaches its own MongoDB server (a StatefulSet with a volume claim), its own database
- * there, as its own user whose password both sides take from the app's Secret.
+ * Each app reaches its own MongoDB replica set (a StatefulSet with a volume claim), by the names of
+ * all its members, its own database there, as its own user whose password both sides take from the
+ * app's Secret.
  */
 export function databaseProblems(resources: readonly Resource[], services: readonly ServiceEntry[]): string[] {
   const problems: string[] = [];
@@ -36,7 +45,9 @@ export function databaseProblems(resources: readonly Resource[], services: reado
       continue;
     }
     const server = `${name}-mongodb`;
-    if (url.hosts.join(',') !== `${server}:27017`) problems.push(`${name}: database URL points at ${url.hosts.join(',')}, not its own server ${server}:27017`);
+    const set = find(resources, 'StatefulSet', server);
+    const members = memberHosts(server, set ? statefulSetReplicas(set) : 1);
+    if (url.hosts.join(',') !== members.join(',')) problems.push(`${name}: database URL points at ${url.hosts.join(',')}, not its own replica set's members ${members.join(',')}`);
     if (url.pathname !== `/${database}`) problems.push(`${name}: database URL names database "${url.pathname.slice(1)}", not "${database}"`);
     if (url.username !== database || url.searchParams.get('authSource') !== database) problems.push(`${name}: database URL does not log in as user ${database} of database ${database}`);
 
@@ -53,7 +64,7 @@ export function databaseProblems(resources: readonly Resource[], services: reado
       problems.push(`${name}: ${server} has no container`);
       continue;
     }
-    if (imageName(mongo.image) !== 'mongo' || !/^7\.\d+\.\d+$/.test(imageTag(mongo.image) ?? '')) problems.push(`${name}: ${server} runs ${mongo.image}, not a pinned mongo 7`);
+    if (imageName(mongo.image) !== 'mongo' || !MONGO_VERSION.test(imageTag(mongo.image) ?? '')) problems.push(`${name}: ${server} runs ${mongo.image}, not a pinned mongo 8`);
     const dataMount = mongo.volumeMounts?.find((m) => m.mountPath === '/data/db');
     if (!dataMount || !claims.some((c) => c.metadata.name === dataMount.name)) problems.push(`${name}: ${server} keeps /data/db outside a persistent volume claim`);
     const mongoEnv = mongo.env ?? [];
@@ -70,7 +81,7 @@ interface PolicyPeer {
   ipBlock?: unknown;
 }
 
-/** A NetworkPolicy lets each app, and nothing else, reach its own MongoDB server. */
+/** A NetworkPolicy lets each app, the set's own members and its own Jobs (bootstrap, backup, restore), and nothing else, reach its MongoDB replica set. */
 export function networkPolicyProblems(resources: readonly Resource[], services: readonly ServiceEntry[]): string[] {
   const problems: string[] = [];
   const policies = resources.filter((r) => r.kind === 'NetworkPolicy');
@@ -90,9 +101,10 @@ export function networkPolicyProblems(resources: readonly Resource[], services: 
           continue;
         }
         for (const peer of rule.from) {
-          const reached = workloads(resources).filter((w) => w.kind === 'Deployment' && selects(peer.podSelector?.matchLabels, podLabels(w)));
-          if (peer.namespaceSelector || peer.ipBlock || !peer.podSelector || reached.length !== 1 || reached[0] !== app) {
-            problems.push(`NetworkPolicy/${policy.metadata.name}: lets ${reached.map((w) => w.metadata.name).join(', ') || 'other clients'} reach ${name}-mongodb`);
+          const reached = workloads(resources).filter((w) => selects(peer.podSelector?.matchLabels, podLabels(w)));
+          const allowed = (w: Resource) => w === app || w === server || (['Job', 'CronJob'].includes(w.kind) && w.metadata.name.startsWith(`${name}-mongodb-`));
+          if (peer.namespaceSelector || peer.ipBlock || !peer.podSelector || reached.length === 0 || !reached.every(allowed)) {
+            problems.push(`NetworkPolicy/${policy.metadata.name}: lets ${reached.filter((w) => !allowed(w)).map((w) => w.metadata.name).join(', ') || 'other clients'} reach ${name}-mongodb`);
           }
         }
       }

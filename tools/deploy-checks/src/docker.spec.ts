@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { SERVICES, SERVICE_NODE_FLAGS } from '@lib/services';
 import ConnectionString from 'mongodb-connection-string-url';
 import { readDockerfile, stageEnv } from './dockerfile';
-import { imageName, imageTag } from './kustomize';
+import { MONGO_VERSION } from './database-checks';
+import { imageTag } from './kustomize';
 import { renderOverlay } from './manifests';
 import { containersOf } from './pod';
 import { find } from './resource';
@@ -27,7 +28,7 @@ describe('docker/Dockerfile', () => {
   const runs = (stage: typeof build) => stage.instructions.filter((i) => i.keyword === 'RUN').map((i) => i.args);
 
   it('builds from one pinned Node image in two stages', () => {
-    expect(args.NODE_IMAGE).toMatch(/^node:\d+\.\d+\.\d+-[a-z0-9.]+$/);
+    expect(args.NODE_IMAGE).toMatch(/^node:\d+\.\d+\.\d+-[a-z0-9.-]+$/);
     expect(stages.map((s) => s.from)).toEqual(['${NODE_IMAGE}', '${NODE_IMAGE}']);
     expect(build.name).toBe('build');
   });
@@ -81,10 +82,10 @@ describe('docker/compose.yaml', () => {
     expect(Object.keys(compose.services).sort()).toEqual([...SERVICES.map((s) => s.name), 'gateway', 'mongodb'].sort());
   });
 
-  it('runs MongoDB 7 (pinned) on a named volume, creating a user per app database', () => {
+  it('runs the MongoDB of the Kubernetes replica sets (pinned) on a named volume, creating a user per app database', () => {
     const mongodb = compose.services.mongodb;
-    expect(imageName(mongodb.image!)).toBe('mongo');
-    expect(imageTag(mongodb.image!)).toMatch(/^7\.\d+\.\d+$/);
+    expect(mongodb.image).toBe(containersOf(find(k8s, 'StatefulSet', 'crm-api-mongodb')!)[0].image);
+    expect(imageTag(mongodb.image!)).toMatch(MONGO_VERSION);
     const [volume] = (mongodb.volumes ?? []).filter((v) => v.endsWith(':/data/db'));
     expect(Object.keys(compose.volumes ?? {})).toContain(volume.split(':')[0]);
     expect(mongodb.volumes).toContain('../k8s/base/mongodb/create-app-users.js:/docker-entrypoint-initdb.d/create-app-users.js:ro');

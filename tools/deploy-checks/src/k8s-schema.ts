@@ -4,15 +4,29 @@ interface ModelClass {
   new (data: unknown): { validate(): void };
 }
 
+/** Custom resources validated with the schemas another package ships (same validators). */
+const CUSTOM_RESOURCE_PACKAGES: [prefix: string, pkg: string][] = [
+  ['gateway.networking.k8s.io/', '@kubernetes-models/gateway-api'],
+  ['cert-manager.io/', '@kubernetes-models/cert-manager'],
+];
+
+/**
+ * Custom resources no npm package ships a schema for (Envoy Gateway's policies): not validated as a
+ * whole; the fields the apps rely on are checked by keepalive-checks.ts.
+ */
+export const WITHOUT_SCHEMA: ReadonlySet<string> = new Set(['gateway.envoyproxy.io/v1alpha1']);
+
 /**
  * Validates one object against the Kubernetes OpenAPI schema of its apiVersion and kind, with the
  * validators that ship compiled inside the `kubernetes-models` package (nothing is downloaded).
  * Returns the problems, empty when valid.
  */
 export function schemaProblems(resource: Resource): string[] {
+  if (WITHOUT_SCHEMA.has(resource.apiVersion)) return [];
+  const pkg = CUSTOM_RESOURCE_PACKAGES.find(([prefix]) => resource.apiVersion.startsWith(prefix))?.[1] ?? 'kubernetes-models';
   let group: Record<string, ModelClass | undefined>;
   try {
-    group = require(`kubernetes-models/${resource.apiVersion}`) as Record<string, ModelClass | undefined>;
+    group = require(`${pkg}/${resource.apiVersion}`) as Record<string, ModelClass | undefined>;
   } catch {
     return [`${describe(resource)}: unknown apiVersion ${resource.apiVersion}`];
   }

@@ -11,6 +11,8 @@ interface Generator {
   literals?: string[];
   files?: string[];
   envs?: string[];
+  /** Only disableNameSuffixHash, which changes nothing here: the checks use names without the hash. */
+  options?: { disableNameSuffixHash?: boolean };
 }
 
 interface Kustomization {
@@ -59,6 +61,10 @@ export function renderKustomization(dir: string, options: RenderOptions = {}): R
     }
   }
 
+  for (const generator of [...(k.configMapGenerator ?? []), ...(k.secretGenerator ?? [])]) {
+    const options = Object.keys(generator.options ?? {}).filter((key) => key !== 'disableNameSuffixHash');
+    if (options.length) throw new Error(`${where}: generator options not understood by the checks: ${options.join(', ')}`);
+  }
   for (const generator of k.configMapGenerator ?? []) generate(resources, 'ConfigMap', generator, configData(dir, generator, options), where);
   for (const generator of k.secretGenerator ?? []) {
     const data = Object.fromEntries(Object.entries(configData(dir, generator, options)).map(([key, value]) => [key, Buffer.from(value).toString('base64')]));
@@ -134,11 +140,21 @@ export interface Container {
   [field: string]: unknown;
 }
 
-/** The pod spec of a Deployment or StatefulSet. */
-export function podSpec(r: Resource): { containers: Container[]; initContainers?: Container[]; [field: string]: unknown } | undefined {
-  if (!['Deployment', 'StatefulSet'].includes(r.kind)) return undefined;
-  return (r.spec as { template: { spec: ReturnType<typeof podSpec> } }).template.spec;
+/** Kinds that run pods, and whether their pods keep running (and so need probes). */
+export const POD_KINDS: Record<string, 'long-running' | 'run-to-completion'> = { Deployment: 'long-running', StatefulSet: 'long-running', Job: 'run-to-completion', CronJob: 'run-to-completion' };
+
+type PodSpec = { containers: Container[]; initContainers?: Container[]; [field: string]: unknown };
+type PodTemplate = { metadata?: { labels?: Record<string, string> }; spec: PodSpec };
+
+/** The pod template of a Deployment, StatefulSet, Job or CronJob. */
+export function podTemplate(r: Resource): PodTemplate | undefined {
+  if (!(r.kind in POD_KINDS)) return undefined;
+  const spec = r.spec as { template?: PodTemplate; jobTemplate?: { spec: { template: PodTemplate } } };
+  return r.kind === 'CronJob' ? spec.jobTemplate?.spec.template : spec.template;
 }
+
+/** The pod spec of a Deployment, StatefulSet, Job or CronJob. */
+export const podSpec = (r: Resource): PodSpec | undefined => podTemplate(r)?.spec;
 
 export function allContainers(resources: readonly Resource[]): Container[] {
   return resources.flatMap((r) => {

@@ -1,7 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { renderKustomization } from './kustomize';
-import type { Resource } from './resource';
-import { fromRoot } from './workspace';
+import { isResource, type Resource } from './resource';
+import { fromRoot, readYamlDocuments } from './workspace';
 
 export const OVERLAYS = ['dev', 'prod'] as const;
 
@@ -17,5 +17,15 @@ export function renderOverlay(overlay: (typeof OVERLAYS)[number]): Resource[] {
 
 export const renderBase = () => renderKustomization(fromRoot('k8s', 'base'));
 
+/** The base behind the alternative entry, an Ingress for ingress-nginx (k8s/ingress), as an overlay would add it. */
+export const renderIngressAlternative = () => [...renderBase(), ...renderKustomization(fromRoot('k8s', 'ingress'))];
+
 /** The ingress-nginx controller settings the manifests rely on (applied into the controller's namespace). */
 export const renderIngressController = () => renderKustomization(fromRoot('k8s', 'ingress-nginx'));
+
+/** The restore Jobs of k8s/mongodb-restore, one file per service, applied apart from the overlays. */
+export const readRestoreJobs = () =>
+  readdirSync(fromRoot('k8s', 'mongodb-restore'))
+    .filter((file) => file.endsWith('.yaml'))
+    .flatMap((file) => readYamlDocuments(fromRoot('k8s', 'mongodb-restore', file)))
+    .filter(isResource);

@@ -1,4 +1,4 @@
-import { podSpec, type Container } from './kustomize';
+import { podSpec, podTemplate, type Container } from './kustomize';
 import { find, type Resource } from './resource';
 
 export interface EnvVar {
@@ -14,6 +14,8 @@ export interface Probe {
 }
 
 export interface PodContainer extends Container {
+  command?: string[];
+  args?: string[];
   env?: EnvVar[];
   envFrom?: { configMapRef?: { name: string }; secretRef?: { name: string } }[];
   ports?: { name?: string; containerPort: number }[];
@@ -30,8 +32,9 @@ export const workloads = (resources: readonly Resource[]) => resources.filter((r
 
 export const containersOf = (r: Resource) => (podSpec(r)?.containers ?? []) as PodContainer[];
 
-export const podLabels = (r: Resource): Record<string, string> =>
-  (r.spec as { template: { metadata?: { labels?: Record<string, string> } } }).template.metadata?.labels ?? {};
+export const podLabels = (r: Resource): Record<string, string> => podTemplate(r)?.metadata?.labels ?? {};
+
+export const initContainersOf = (r: Resource) => (podSpec(r)?.initContainers ?? []) as PodContainer[];
 
 /** True when every pair of `selector` is among `labels`. An empty selector selects everything. */
 export const selects = (selector: Record<string, string> | undefined, labels: Record<string, string>) =>

@@ -1,20 +1,24 @@
 import type { ServiceEntry } from '@lib/services';
-import { imageTag, podSpec } from './kustomize';
-import { containersOf, literalEnv, podLabels, selects, workloads, type PodContainer } from './pod';
+import { POD_KINDS, imageTag, podSpec } from './kustomize';
+import { containersOf, initContainersOf, literalEnv, podLabels, selects, workloads, type PodContainer } from './pod';
 import { describe, find, type Resource } from './resource';
 
-/** Every container: pinned image, probes, requests and limits, string env values, no privilege. */
+/** Every container: pinned image, probes (in pods that keep running), requests and limits, string env values, no privilege. */
 export function containerProblems(resources: readonly Resource[]): string[] {
   const problems: string[] = [];
   for (const workload of workloads(resources)) {
     const spec = podSpec(workload) as { securityContext?: { runAsNonRoot?: boolean } };
-    for (const c of containersOf(workload)) {
-      const at = `${describe(workload)} container ${c.name}`;
+    const probed = POD_KINDS[workload.kind] === 'long-running';
+    for (const c of [...containersOf(workload), ...initContainersOf(workload)]) {
+      const init = !containersOf(workload).includes(c);
+      const at = `${describe(workload)} ${init ? 'init container' : 'container'} ${c.name}`;
       const tag = imageTag(c.image);
       if (!c.image.includes('@') && (!tag || tag === 'latest')) problems.push(`${at}: image ${c.image} is not pinned to a version`);
-      if (!c.livenessProbe) problems.push(`${at}: no liveness probe`);
-      if (!c.readinessProbe) problems.push(`${at}: no readiness probe`);
-      if (!c.startupProbe) problems.push(`${at}: no startup probe`);
+      if (probed && !init) {
+        if (!c.livenessProbe) problems.push(`${at}: no liveness probe`);
+        if (!c.readinessProbe) problems.push(`${at}: no readiness probe`);
+        if (!c.startupProbe) problems.push(`${at}: no startup probe`);
+      }
       for (const kind of ['requests', 'limits'] as const) {
         for (const resource of ['cpu', 'memory']) if (!c.resources?.[kind]?.[resource]) problems.push(`${at}: no ${resource} ${kind}`);
       }
@@ -34,20 +38,33 @@ export function containerProblems(resources: readonly Resource[]): string[] {
   return problems;
 }
 
-/** Every ConfigMap, Secret and key a pod refers to exists. */
+/**
+ * The Secret a cert-manager Certificate writes: tls.crt, tls.key, ca.crt, and tls-combined.pem with
+ * the CombinedPEM output format.
+ */
+function certificateSecret(certificate: Resource): Resource {
+  const spec = certificate.spec as { secretName: string; additionalOutputFormats?: { type: string }[] };
+  const keys = ['tls.crt', 'tls.key', 'ca.crt', ...(spec.additionalOutputFormats?.some((f) => f.type === 'CombinedPEM') ? ['tls-combined.pem'] : [])];
+  return { apiVersion: 'v1', kind: 'Secret', metadata: { name: spec.secretName }, data: Object.fromEntries(keys.map((k) => [k, ''])) };
+}
+
+/** Every ConfigMap, Secret (or Certificate's Secret), key and PersistentVolumeClaim a pod refers to exists. */
 export function referenceProblems(resources: readonly Resource[]): string[] {
   const problems: string[] = [];
-  const check = (at: string, kind: 'ConfigMap' | 'Secret', name: string, key?: string) => {
-    const target = find(resources, kind, name);
+  const all = [...resources, ...resources.filter((r) => r.kind === 'Certificate').map(certificateSecret)];
+  const check = (at: string, kind: 'ConfigMap' | 'Secret' | 'PersistentVolumeClaim', name: string, key?: string) => {
+    const target = find(all, kind, name);
     if (!target) return problems.push(`${at}: ${kind} ${name} does not exist`);
     const data = { ...(target.data as object), ...(target.stringData as object) };
     if (key !== undefined && !(key in data)) problems.push(`${at}: ${kind} ${name} has no key ${key}`);
   };
   for (const workload of workloads(resources)) {
-    const spec = podSpec(workload) as { volumes?: { configMap?: { name: string }; secret?: { secretName: string } }[] };
+    type Items = { items?: { key: string }[] };
+    const spec = podSpec(workload) as { volumes?: { configMap?: { name: string } & Items; secret?: { secretName: string } & Items; persistentVolumeClaim?: { claimName: string } }[] };
     for (const volume of spec.volumes ?? []) {
-      if (volume.configMap) check(describe(workload), 'ConfigMap', volume.configMap.name);
-      if (volume.secret) check(describe(workload), 'Secret', volume.secret.secretName);
+      if (volume.configMap) for (const key of volume.configMap.items?.map((i) => i.key) ?? [undefined]) check(describe(workload), 'ConfigMap', volume.configMap.name, key);
+      if (volume.secret) for (const key of volume.secret.items?.map((i) => i.key) ?? [undefined]) check(describe(workload), 'Secret', volume.secret.secretName, key);
+      if (volume.persistentVolumeClaim) check(describe(workload), 'PersistentVolumeClaim', volume.persistentVolumeClaim.claimName);
     }
     for (const c of containersOf(workload)) {
       const at = `${describe(workload)} container ${c.name}`;
