@@ -46,6 +46,9 @@ const otherOrder = (orderParam?: string) =>
     details: [{ field: 'cursor', message: 'belongs to another sort order' }],
   });
 
+/** The filter's matches after the position: the keyset clause alone when the filter is empty. */
+const within = (filter: Record<string, unknown>, after: Record<string, unknown>) => (Object.keys(filter).length === 0 ? after : { $and: [filter, after] });
+
 export interface KeysetPager {
   page<T>(request: PageRequest, query: PageQuery<T> & { count: true }): Promise<CountedPage<T>>;
   page<T>(request: PageRequest, query: PageQuery<T>): Promise<Page<T>>;
@@ -72,7 +75,7 @@ export function keysetPager(secret: string): KeysetPager {
     if (!Number.isInteger(request.size) || request.size < 1) throw new Error(`keyset paging: a page size is a whole number from 1, not ${request.size}`);
     if (query.order.length === 0) throw new Error('keyset paging: an order needs at least its tie-breaker');
     const { order, after } = resume(request.cursor, query);
-    const range = after ? { $and: [query.filter, keysetAfter(order, after)] } : query.filter;
+    const range = after ? within(query.filter, keysetAfter(order, after)) : query.filter;
     const [count, fetched] = await Promise.all([query.count ? query.from.count(query.filter) : undefined, query.from.find(range, sortOf(order), request.size + 1)]);
     const { items, hasMore } = takePage(fetched, request.size);
     const next = hasMore ? cursors.encode(positionOf(items[items.length - 1] as object, order), query.scope) : undefined;
