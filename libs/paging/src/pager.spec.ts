@@ -220,3 +220,43 @@ describe('keysetPager against the database', () => {
     await expect(pager.page({ size: 2 }, query({ order: [] }))).rejects.toThrow('tie-breaker');
   });
 });
+
+describe('keysetPager queries', () => {
+  /** A source that records what it is asked and answers ids 1..n in order. */
+  function recording(n: number) {
+    const finds: Array<{ filter: Record<string, unknown>; sort: Record<string, 1 | -1>; limit: number }> = [];
+    const counts: Array<Record<string, unknown>> = [];
+    const source: PageSource<{ _id: number }> = {
+      find: async (filter, sort, limit) => {
+        finds.push({ filter, sort, limit });
+        return Array.from({ length: Math.min(limit, n) }, (_, i) => ({ _id: i + 1 }));
+      },
+      count: async (filter) => {
+        counts.push(filter);
+        return n;
+      },
+    };
+    return { source, finds, counts };
+  }
+  const byId: SortKey[] = [{ field: '_id', direction: 1 }];
+
+  it('fetches size + 1 in the order, never skips, and adds the keyset clause to the filter', async () => {
+    const { source, finds, counts } = recording(10);
+    const first = await pager.page({ size: 3 }, { from: source, filter: { account: 7 }, scope: 's', order: byId, count: true });
+    await pager.page({ size: 3, cursor: first.next }, { from: source, filter: { account: 7 }, scope: 's', order: byId, count: true });
+    expect(finds).toEqual([
+      { filter: { account: 7 }, sort: { _id: 1 }, limit: 4 },
+      { filter: { $and: [{ account: 7 }, { _id: { $gt: 3 } }] }, sort: { _id: 1 }, limit: 4 },
+    ]);
+    // the count is of the filter alone, on every page
+    expect(counts).toEqual([{ account: 7 }, { account: 7 }]);
+  });
+
+  it('sends the keyset clause alone when the filter is empty, and counts nothing unless asked', async () => {
+    const { source, finds, counts } = recording(10);
+    const first = await pager.page({ size: 2 }, { from: source, filter: {}, scope: 's', order: byId });
+    await pager.page({ size: 2, cursor: first.next }, { from: source, filter: {}, scope: 's', order: byId });
+    expect(finds.map((f) => f.filter)).toEqual([{}, { _id: { $gt: 2 } }]);
+    expect(counts).toEqual([]);
+  });
+});
