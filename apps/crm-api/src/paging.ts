@@ -1,5 +1,4 @@
-import { HttpError } from '@lib/errors';
-import { CursorCodec, keysetAfter, markFirstAndLast, orderFromText, orderText, sortKeysOf, sortOf, takePage, type SortKey } from '@lib/paging';
+import { keysetPager, markFirstAndLast, modelSource, sortKeysOf, type CountedPage, type SortKey } from '@lib/paging';
 import { queryEnum, queryInt, z } from '@lib/validation';
 import type { Model } from 'mongoose';
 
@@ -54,14 +53,6 @@ export const sortParam = queryEnum(SORT_KEYS).optional().meta({
 /** The keyset order of a `global_sort_key` (creation order when none is sent). */
 export const orderOf = (key: SortKeyName | undefined): SortKey[] => (key ? sortKeysOf(key) : BY_CREATION);
 
-/** What a cursor carries: the sort values of the last item (`k`) and the order it was issued for (`o`). */
-const position = z.strictObject({ k: z.array(z.number()), o: z.string().max(200) });
-
-const otherOrder = () =>
-  new HttpError(400, 'invalid_cursor', 'cursor: was issued for another order (global_sort_key); start again without a cursor or send the same order', {
-    details: [{ field: 'cursor', message: 'belongs to another sort order' }],
-  });
-
 /** `page_size`, `cursor` and, on lists that take it, `global_sort_key`. */
 export interface SortedPageParams {
   page_size: number;
@@ -69,52 +60,32 @@ export interface SortedPageParams {
   global_sort_key?: SortKeyName;
 }
 
-export interface Page<T> {
-  items: T[];
-  /** All records matching the filter, for `count` on the first item. */
-  count: number;
-  next?: string;
-}
+/** A CRM page: every list shows `count` (all records matching the filter) on its first item. */
+export type Page<T> = CountedPage<T>;
 
 /**
- * Keyset paging for every CRM list, in any order of numeric fields ending with `_id` (creation
- * order unless told): fetches `page_size + 1` after the cursor's position, counts the matches,
- * and signs the next cursor for exactly this list (`scope`) and order, so it cannot be replayed on
- * another list, order or account. With `orderFromCursor`, a cursor's own order wins over the
- * default (a client that sent `global_sort_key` on the first page only keeps its order); an order
- * the request names explicitly must be the cursor's (400 otherwise).
+ * The CRM lists on the one keyset pager (`@lib/paging`), in any order of numeric fields ending with
+ * `_id` (creation order unless told), always counted, the cursor bound to `scope` (the list, its
+ * account and filter) and its order. An empty `cursor` is the first page. With `orderFromCursor`,
+ * a cursor's own order wins over the default (a client that sent `global_sort_key` on the first
+ * page only keeps its order); an order the request names explicitly must be the cursor's (400
+ * otherwise).
  */
 export function crmPager(secret: string) {
-  const cursors = new CursorCodec(secret);
+  const pager = keysetPager(secret);
 
-  async function page<T extends { _id: number }>(
+  const page = <T extends { _id: number }>(
     model: Model<T>,
     filter: Record<string, unknown>,
     params: { page_size: number; cursor?: string },
     scope: string,
     requested: SortKey[] = BY_CREATION,
     orderFromCursor = false,
-  ): Promise<Page<T>> {
-    let order = requested;
-    let after: number[] | undefined;
-    if (params.cursor) {
-      const decoded = cursors.decode(params.cursor, position, scope);
-      const carried = orderFromText(decoded.o);
-      if (!carried || carried.length !== decoded.k.length) throw otherOrder();
-      if (orderText(carried) !== orderText(requested) && !orderFromCursor) throw otherOrder();
-      order = carried;
-      after = decoded.k;
-    }
-    const query = after ? { $and: [filter, keysetAfter(order, after)] } : filter;
-    const [count, fetched] = await Promise.all([
-      model.countDocuments(filter),
-      model.find(query).sort(sortOf(order)).limit(params.page_size + 1).lean<T[]>(),
-    ]);
-    const { items, hasMore } = takePage(fetched, params.page_size);
-    const last = items[items.length - 1] as Record<string, unknown> | undefined;
-    const next = hasMore && last ? cursors.encode({ k: order.map(({ field }) => Number(last[field])), o: orderText(order) }, scope) : undefined;
-    return { items, count, next };
-  }
+  ): Promise<Page<T>> =>
+    pager.page(
+      { size: params.page_size, cursor: params.cursor || undefined },
+      { from: modelSource(model), filter, scope, order: requested, orderFromCursor, orderParam: 'global_sort_key', count: true },
+    );
 
   return {
     page,

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { unauthorized } from '@lib/errors';
 import { bodyParsers, buildServiceApp, failedAttemptLimit, type ServiceDeps } from '@lib/http';
 import { databaseReady } from '@lib/mongo';
-import { CursorCodec } from '@lib/paging';
+import { keysetPager } from '@lib/paging';
 import type { RequestHandler } from 'express';
 import { accessTokenOf, bearerOf } from './auth/access-token';
 import { authRoutes } from './auth/auth.routes';
@@ -17,6 +17,7 @@ import { feedSync, type FeedSync } from './feeds/feed-sync';
 import type { Publisher } from './feeds/feeds-config';
 import type { FetchLimits } from './feeds/fetch-feed';
 import { sourceRoutes } from './feeds/source.routes';
+import { sourceService } from './feeds/source.service';
 import { newsRoutes } from './news/news.routes';
 import { newsService } from './news/news.service';
 import { userRoutes } from './users/user.routes';
@@ -42,11 +43,11 @@ export interface NewsAppConfig extends ServiceDeps {
 /** Builds the news service without listening (and without starting the feed schedule). */
 export function createApp(config: NewsAppConfig) {
   const { connection, logger, lifecycle } = config;
-  const users = userService(connection, { tokenUserTtlMs: config.tokenUserTtlMs });
+  // Cursors are signed with a key derived from the JWT secret: one secret less to configure.
+  const pager = keysetPager(createHmac('sha256', config.jwt.secret).update('news-api page cursors').digest('hex'));
+  const users = userService(connection, { pager, tokenUserTtlMs: config.tokenUserTtlMs });
   const auth = jwtAuth(users, config.jwt);
   const isMasterKey = masterKeyMatcher(config.masterKey);
-  // Cursors are signed with a key derived from the JWT secret: one secret less to configure.
-  const cursors = new CursorCodec(createHmac('sha256', config.jwt.secret).update('news-api page cursors').digest('hex'));
 
   // Routes that read the master key or a token from the body parse it before checking it.
   const parseBody = bodyParsers({ limit: '16kb' });
@@ -67,9 +68,9 @@ export function createApp(config: NewsAppConfig) {
     routes: [
       ...versionRoutes,
       ...authRoutes(config.jwt, [limit.checkRequest, ...parseBody, limit.countFailures(basicWithMasterKey(users, isMasterKey))]),
-      ...userRoutes({ users, auth, cursors, beforeCreate: [limit.checkRequest, ...parseBody, limit.countFailures(requireMasterKey)] }),
-      ...sourceRoutes({ connection, sync, requireUser: auth.requireUser, beforeSync: [limit.checkRequest, ...parseBody, limit.countFailures(adminOrMasterKey)] }),
-      ...newsRoutes(newsService(connection), { cursors, requireUser: auth.requireUser, sourceIds: config.publishers.map((p) => p.id) }),
+      ...userRoutes({ users, auth, beforeCreate: [limit.checkRequest, ...parseBody, limit.countFailures(requireMasterKey)] }),
+      ...sourceRoutes(sourceService(connection, sync.publishers), { sync, requireUser: auth.requireUser, beforeSync: [limit.checkRequest, ...parseBody, limit.countFailures(adminOrMasterKey)] }),
+      ...newsRoutes(newsService(connection, pager), { requireUser: auth.requireUser, sourceIds: config.publishers.map((p) => p.id) }),
       ...companyRoutes(auth.requireUser),
     ],
     errorFormat: newsErrorBody,

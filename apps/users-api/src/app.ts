@@ -1,6 +1,6 @@
 import { buildServiceApp, requireApiKey, type ServiceDeps } from '@lib/http';
 import { databaseReady } from '@lib/mongo';
-import { CursorCodec } from '@lib/paging';
+import { keysetPager } from '@lib/paging';
 import { usersErrorBody } from './error-body';
 import { userRoutes } from './users/user.routes';
 import { userService } from './users/user.service';
@@ -18,7 +18,7 @@ export function createApp({ connection, logger, lifecycle, apiKey, cursorSecret 
   return buildServiceApp({
     logger,
     lifecycle,
-    routes: userRoutes(userService(connection), new CursorCodec(cursorSecret), requireApiKey(apiKey)),
+    routes: userRoutes(userService(connection, keysetPager(cursorSecret)), requireApiKey(apiKey)),
     errorFormat: usersErrorBody,
     isReady: () => databaseReady(connection),
     openapi: {

@@ -170,9 +170,9 @@ describe('GET /users', () => {
   it.each([
     ['cursor=garbage', 'cursor'],
     ['cursor=', 'cursor'],
-    [`cursor=${encodeURIComponent(new CursorCodec('another-secret-entirely').encode({ after: 1 }, 'users'))}`, 'cursor'],
-    [`cursor=${encodeURIComponent(new CursorCodec(TEST_CURSOR_SECRET).encode({ after: 1 }, 'articles'))}`, 'cursor'],
-    [`cursor=${encodeURIComponent(new CursorCodec(TEST_CURSOR_SECRET).encode({ after: -5 }, 'users'))}`, 'cursor'],
+    [`cursor=${encodeURIComponent(new CursorCodec('another-secret-entirely').encode({ k: [1], o: '_id:1' }, 'users'))}`, 'cursor'],
+    [`cursor=${encodeURIComponent(new CursorCodec(TEST_CURSOR_SECRET).encode({ k: [1], o: '_id:1' }, 'articles'))}`, 'cursor'],
+    [`cursor=${encodeURIComponent(new CursorCodec(TEST_CURSOR_SECRET).encode({ k: [-5] }, 'users'))}`, 'cursor'],
     ['limit=0', 'limit'],
     ['limit=1001', 'limit'],
     ['limit=ten', 'limit'],
@@ -188,7 +188,7 @@ describe('GET /users', () => {
     await seed(3);
     const { next_cursor } = (await request(ctx.app).get('/users?limit=1')).body;
     const [body, signature] = next_cursor.split('.');
-    const forged = Buffer.from(JSON.stringify({ after: 2 })).toString('base64url');
+    const forged = Buffer.from(JSON.stringify({ k: [2], o: '_id:1' })).toString('base64url');
     for (const cursor of [`${forged}.${signature}`, `${body}.${signature.slice(0, -2)}AA`]) {
       const res = await request(ctx.app).get(`/users?cursor=${encodeURIComponent(cursor)}`);
       expect(res.status).toBe(400);

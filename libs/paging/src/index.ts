@@ -1,3 +1,6 @@
 export * from './cursor';
 export * from './keyset';
+export * from './page-source';
+export * from './pager';
+export * from './position';
 export * from './sort-key';

@@ -1,50 +1,13 @@
 import { defineRoute, z, type AnyRoute } from '@lib/validation';
 import type { RequestHandler } from 'express';
-import type { Connection } from 'mongoose';
 import { accessTokenField } from '../auth/access-token';
 import { errorBody } from '../error-schema';
 import type { FeedSync } from './feed-sync';
-import type { Publisher } from './feeds-config';
-import { sourceModel, type SourceDoc } from './source.model';
+import { sourceOutput, sourceReport } from './source.schemas';
+import type { SourceService } from './source.service';
+import { sourceView } from './source.view';
 
-const iso = (date?: Date) => date?.toISOString() ?? null;
-
-function sourceView(publisher: Publisher, doc: SourceDoc | undefined) {
-  const failing = doc?.last_error_at && (!doc.last_success_at || doc.last_error_at > doc.last_success_at);
-  return {
-    id: publisher.id,
-    name: publisher.name,
-    feeds: publisher.feeds,
-    status: !doc ? 'never_synced' : failing ? 'failing' : 'ok',
-    lastSuccessAt: iso(doc?.last_success_at),
-    lastErrorAt: iso(doc?.last_error_at),
-    lastError: doc?.last_error ?? null,
-    articleCount: doc?.article_count ?? 0,
-  };
-}
-
-const sourceOutput = z.object({
-  id: z.string(),
-  name: z.string(),
-  feeds: z.array(z.string()),
-  status: z.enum(['ok', 'failing', 'never_synced']).meta({ description: 'failing: the latest fetch of a feed failed' }),
-  lastSuccessAt: z.string().nullable(),
-  lastErrorAt: z.string().nullable(),
-  lastError: z.string().nullable().meta({ description: 'The feed and the reason, e.g. "https://…/rss.xml: HTTP 503"' }),
-  articleCount: z.number().int(),
-});
-
-const sourceReport = z.object({
-  id: z.string(),
-  name: z.string(),
-  entries: z.number().int(),
-  inserted: z.number().int(),
-  updated: z.number().int(),
-  errors: z.array(z.string()),
-});
-
-export function sourceRoutes(options: { connection: Connection; sync: FeedSync; requireUser: RequestHandler; beforeSync: RequestHandler[] }): AnyRoute[] {
-  const Source = sourceModel(options.connection);
+export function sourceRoutes(sources: SourceService, options: { sync: FeedSync; requireUser: RequestHandler; beforeSync: RequestHandler[] }): AnyRoute[] {
   return [
     defineRoute({
       method: 'get',
@@ -55,10 +18,7 @@ export function sourceRoutes(options: { connection: Connection; sync: FeedSync; 
       before: [options.requireUser],
       request: { query: z.strictObject({ ...accessTokenField }) },
       responses: { 200: { description: 'Every publisher', schema: z.object({ data: z.array(sourceOutput) }) }, 401: { description: 'Not signed in', schema: errorBody } },
-      handler: async (_input, _req, res) => {
-        const docs = new Map((await Source.find().lean<SourceDoc[]>()).map((d) => [d._id, d]));
-        res.json({ data: options.sync.publishers.map((p) => sourceView(p, docs.get(p.id))) });
-      },
+      handler: async (_input, _req, res) => res.json({ data: (await sources.list()).map(sourceView) }),
     }),
     defineRoute({
       method: 'post',

@@ -1,17 +1,10 @@
-import { createHash } from 'node:crypto';
-import type { CursorCodec } from '@lib/paging';
 import { defineRoute, type AnyRoute } from '@lib/validation';
 import type { RequestHandler } from 'express';
 import { errorBody } from '../error-schema';
-import { articleOutput, articleParams, articleQuery, cursorPayload, newsPage, newsQuery, type NewsQuery } from './news.schemas';
+import { pageView } from '../page.view';
+import { articleOutput, articleParams, articleQuery, newsPage, newsQuery } from './news.schemas';
 import type { NewsService } from './news.service';
 import { articleView } from './news.view';
-
-/** A cursor is only valid with the filters it was made for. */
-function cursorScope(query: NewsQuery): string {
-  const filters = [query.q ?? '', [...(query.company ?? [])].sort(), [...(query.source ?? [])].sort(), query.from?.getTime() ?? '', query.to?.getTime() ?? '', query.sort];
-  return `news:${createHash('sha256').update(JSON.stringify(filters)).digest('base64url')}`;
-}
 
 /**
  * The URL of the next page: the same filters, the new cursor, never the token. Only the query
@@ -30,8 +23,8 @@ function nextLink(originalUrl: string, cursor: string): string {
 
 const signedOut = { description: 'No token, or an expired, altered or unknown-user token', schema: errorBody };
 
-export function newsRoutes(news: NewsService, options: { cursors: CursorCodec; requireUser: RequestHandler; sourceIds: string[] }): AnyRoute[] {
-  const { cursors, requireUser } = options;
+export function newsRoutes(news: NewsService, options: { requireUser: RequestHandler; sourceIds: string[] }): AnyRoute[] {
+  const { requireUser } = options;
   return [
     defineRoute({
       method: 'get',
@@ -47,13 +40,9 @@ export function newsRoutes(news: NewsService, options: { cursors: CursorCodec; r
         401: signedOut,
       },
       handler: async ({ query }, req, res) => {
-        const scope = cursorScope(query);
-        const position = query.cursor === undefined ? undefined : cursors.decode(query.cursor, cursorPayload, scope);
-        const { total, items, hasMore } = await news.page(query, query.limit, position && [new Date(position.p), position.i]);
-        const last = items[items.length - 1];
-        const nextCursor = hasMore ? cursors.encode({ p: last.published_at.getTime(), i: last._id }, scope) : undefined;
-        if (nextCursor) res.links({ next: nextLink(req.originalUrl, nextCursor) });
-        res.json({ total, data: items.map(articleView), has_more: hasMore, ...(nextCursor && { next_cursor: nextCursor }) });
+        const page = await news.page(query);
+        if (page.next) res.links({ next: nextLink(req.originalUrl, page.next) });
+        res.json(pageView(page, articleView));
       },
     }),
     defineRoute({

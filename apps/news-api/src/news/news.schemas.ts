@@ -73,5 +73,3 @@ export const newsPage = z.object({
   has_more: z.boolean(),
   next_cursor: z.string().optional(),
 });
-
-export const cursorPayload = z.strictObject({ p: z.number().int(), i: z.number().int().positive() });

@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import { notFound } from '@lib/errors';
 import { driverCollection } from '@lib/mongo';
-import { keysetAfter, sortOf, takePage, type SortKey } from '@lib/paging';
+import { collectionSource, type CountedPage, type KeysetPager, type SortKey } from '@lib/paging';
 import type { Connection } from 'mongoose';
 import { articleModel, type ArticleDoc } from './article.model';
 import type { NewsQuery } from './news.schemas';
@@ -33,26 +34,22 @@ const sortKeys = (sort: NewsFilter['sort']): SortKey[] => {
   ];
 };
 
-export function newsService(connection: Connection) {
+/** A cursor is only valid with the filters it was made for. */
+function cursorScope(query: NewsFilter): string {
+  const filters = [query.q ?? '', [...(query.company ?? [])].sort(), [...(query.source ?? [])].sort(), query.from?.getTime() ?? '', query.to?.getTime() ?? '', query.sort];
+  return `news:${createHash('sha256').update(JSON.stringify(filters)).digest('base64url')}`;
+}
+
+export function newsService(connection: Connection, pager: KeysetPager) {
   const Article = articleModel(connection);
-  const articles = driverCollection(Article);
+  // Straight on the driver's collection: the filter is built from validated values, so mongoose's
+  // query building and casting would only cost time (the documents are the same).
+  const articles = collectionSource(driverCollection(Article));
 
   return {
-    /**
-     * One page after the `after` position ([publishedAt, id]), fetched `limit + 1`, with the total of
-     * matches. Straight on the driver's collection: the filter is built from validated values, so
-     * mongoose's query building and casting would only cost time (the documents are the same).
-     */
-    async page(query: NewsFilter, limit: number, after?: [Date, number]) {
-      const filter = filterOf(query);
-      const keys = sortKeys(query.sort);
-      const pageFilter = after ? { $and: [filter, keysetAfter(keys, after)] } : filter;
-      const [total, fetched] = await Promise.all([
-        articles.countDocuments(filter),
-        articles.find(pageFilter, { sort: sortOf(keys), limit: limit + 1 }).toArray(),
-      ]);
-      return { total, ...takePage(fetched, limit) };
-    },
+    /** One page of the query's matches after its cursor, with the total of matches. */
+    page: (query: NewsFilter & Pick<NewsQuery, 'limit' | 'cursor'>): Promise<CountedPage<ArticleDoc>> =>
+      pager.page({ size: query.limit, cursor: query.cursor }, { from: articles, filter: filterOf(query), scope: cursorScope(query), order: sortKeys(query.sort), count: true }),
 
     async get(id: number): Promise<ArticleDoc> {
       const doc = await Article.findById(id).lean<ArticleDoc>();

@@ -1,13 +1,12 @@
-import type { CursorCodec } from '@lib/paging';
 import { defineRoute, type AnyRoute } from '@lib/validation';
 import type { RequestHandler } from 'express';
 import { currentUser, type JwtAuth } from '../auth/jwt-auth';
 import { errorBody } from '../error-schema';
-import { createUserBody, cursorPayload, idParams, listUsersQuery, tokenOnlyQuery, userOutput, userPage } from './user.schemas';
+import { pageView } from '../page.view';
+import { createUserBody, idParams, listUsersQuery, tokenOnlyQuery, userOutput, userPage } from './user.schemas';
 import type { UserService } from './user.service';
 import { userView } from './user.view';
 
-const CURSOR_SCOPE = 'users';
 const signedOut = { description: 'No token, or an expired, altered or unknown-user token', schema: errorBody };
 const notAdmin = { description: 'Signed in without the admin role', schema: errorBody };
 const noUser = { description: 'No user with that id', schema: errorBody };
@@ -15,12 +14,11 @@ const noUser = { description: 'No user with that id', schema: errorBody };
 export interface UserRouteDeps {
   users: UserService;
   auth: JwtAuth;
-  cursors: CursorCodec;
   /** Rate limit, body parsing and the master key check of POST /users. */
   beforeCreate: RequestHandler[];
 }
 
-export function userRoutes({ users, auth, cursors, beforeCreate }: UserRouteDeps): AnyRoute[] {
+export function userRoutes({ users, auth, beforeCreate }: UserRouteDeps): AnyRoute[] {
   const admin = auth.requireRole('admin');
   return [
     defineRoute({
@@ -65,11 +63,9 @@ export function userRoutes({ users, auth, cursors, beforeCreate }: UserRouteDeps
       request: { query: listUsersQuery },
       responses: { 200: { description: 'A page of users', schema: userPage }, 400: { description: 'Bad limit or cursor', schema: errorBody }, 401: signedOut, 403: notAdmin },
       handler: async ({ query }, _req, res) => {
-        const after = query.cursor === undefined ? undefined : cursors.decode(query.cursor, cursorPayload, CURSOR_SCOPE).after;
-        const { total, items, hasMore } = await users.page(query.limit, after);
-        const nextCursor = hasMore ? cursors.encode({ after: items[items.length - 1]._id }, CURSOR_SCOPE) : undefined;
-        if (nextCursor) res.links({ next: `/users?limit=${query.limit}&cursor=${encodeURIComponent(nextCursor)}` });
-        res.json({ total, data: items.map(userView), has_more: hasMore, ...(nextCursor && { next_cursor: nextCursor }) });
+        const page = await users.page(query);
+        if (page.next) res.links({ next: `/users?limit=${query.limit}&cursor=${encodeURIComponent(page.next)}` });
+        res.json(pageView(page, userView));
       },
     }),
     defineRoute({

@@ -60,5 +60,3 @@ export const authResult = z.object({
   token: z.string().meta({ description: 'JWT (HS256); send it as Authorization: Bearer <token>' }),
   user: userOutput,
 });
-
-export const cursorPayload = z.strictObject({ after: z.number().int().positive() });

@@ -1,6 +1,6 @@
 import { HttpError, notFound } from '@lib/errors';
 import { driverCollection, idSequence, insertWithSequenceId, revocableCache, revocationLog } from '@lib/mongo';
-import { keysetAfter, takePage } from '@lib/paging';
+import { modelSource, type CountedPage, type KeysetPager, type SortKey } from '@lib/paging';
 import type { Connection } from 'mongoose';
 import { hashPassword, verifyNothing, verifyPassword } from '../auth/passwords';
 import { userModel, type Role, type UserDoc } from './user.model';
@@ -15,7 +15,9 @@ const missing = (id: number) => notFound(`User ${id} not found`);
  */
 export const TOKEN_USER_TTL_MS = 10_000;
 
-export function userService(connection: Connection, options: { tokenUserTtlMs?: number } = {}) {
+const OLDEST_FIRST: SortKey[] = [{ field: '_id', direction: 1 }];
+
+export function userService(connection: Connection, options: { pager: KeysetPager; tokenUserTtlMs?: number }) {
   const User = userModel(connection);
   // Reads by id on every signed-in request: straight on the driver (the same raw documents as a lean
   // query, without building a mongoose Query for a filter that is already a number).
@@ -71,11 +73,9 @@ export function userService(connection: Connection, options: { tokenUserTtlMs?: 
       return user;
     },
 
-    async page(limit: number, after?: number): Promise<{ total: number; items: UserDoc[]; hasMore: boolean }> {
-      const filter = after === undefined ? {} : keysetAfter([{ field: '_id', direction: 1 }], [after]);
-      const [total, fetched] = await Promise.all([User.countDocuments(), User.find(filter).sort({ _id: 1 }).limit(limit + 1).lean<UserDoc[]>()]);
-      return { total, ...takePage(fetched, limit) };
-    },
+    /** Every user, oldest first, with the total. */
+    page: (params: { limit: number; cursor?: string }): Promise<CountedPage<UserDoc>> =>
+      options.pager.page({ size: params.limit, cursor: params.cursor }, { from: modelSource(User), filter: {}, scope: 'users', order: OLDEST_FIRST, count: true }),
 
     /** Deletes the user; answers once every replica has been told to refuse its tokens. */
     async remove(id: number): Promise<void> {

@@ -1,13 +1,10 @@
-import type { CursorCodec } from '@lib/paging';
 import { defineRoute, type AnyRoute } from '@lib/validation';
 import type { RequestHandler } from 'express';
-import { createdBody, createQuery, cursorPayload, errorBody, listBody, listQuery } from './user.schemas';
+import { createdBody, createQuery, errorBody, listBody, listQuery } from './user.schemas';
 import type { UserService } from './user.service';
-import { userView } from './user.view';
+import { userPageView, userView } from './user.view';
 
-const CURSOR_SCOPE = 'users';
-
-export function userRoutes(users: UserService, cursors: CursorCodec, requireWriteKey: RequestHandler): AnyRoute[] {
+export function userRoutes(users: UserService, requireWriteKey: RequestHandler): AnyRoute[] {
   return [
     defineRoute({
       method: 'get',
@@ -21,11 +18,9 @@ export function userRoutes(users: UserService, cursors: CursorCodec, requireWrit
         400: { description: 'Bad limit or cursor', schema: errorBody },
       },
       handler: async ({ query }, _req, res) => {
-        const after = query.cursor === undefined ? undefined : cursors.decode(query.cursor, cursorPayload, CURSOR_SCOPE).after;
-        const { items, hasMore } = await users.page(query.limit, after);
-        const nextCursor = hasMore ? cursors.encode({ after: items[items.length - 1]._id }, CURSOR_SCOPE) : undefined;
-        if (nextCursor) res.links({ next: `/users?limit=${query.limit}&cursor=${encodeURIComponent(nextCursor)}` });
-        res.json({ data: items.map(userView), has_more: hasMore, ...(nextCursor && { next_cursor: nextCursor }) });
+        const page = await users.page(query);
+        if (page.next) res.links({ next: `/users?limit=${query.limit}&cursor=${encodeURIComponent(page.next)}` });
+        res.json(userPageView(page));
       },
     }),
     defineRoute({

@@ -43,6 +43,3 @@ export const errorBody = z.object({
     error_id: z.string().optional(),
   }),
 });
-
-/** What a cursor carries: the last id seen. */
-export const cursorPayload = z.strictObject({ after: z.number().int().positive() });

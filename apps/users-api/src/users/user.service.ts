@@ -1,5 +1,5 @@
 import { driverCollection, idSequence, insertWithSequenceId } from '@lib/mongo';
-import { keysetAfter, takePage } from '@lib/paging';
+import { collectionSource, type KeysetPager, type Page, type SortKey } from '@lib/paging';
 import type { Connection } from 'mongoose';
 import { userModel, type UserDoc } from './user.model';
 
@@ -9,18 +9,18 @@ export interface UserFields {
   city: string;
 }
 
-export function userService(connection: Connection) {
+const APPEND_ORDER: SortKey[] = [{ field: '_id', direction: 1 }];
+
+export function userService(connection: Connection, pager: KeysetPager) {
   const User = userModel(connection);
   const ids = idSequence(connection, 'users');
+  // The hottest read: straight to the driver (what lean() returns, without building a mongoose Query).
+  const users = collectionSource(driverCollection(User));
 
   return {
-    /** Users in append order after id `after`, fetched `limit + 1` to know whether more follow. */
-    async page(limit: number, after?: number): Promise<{ items: UserDoc[]; hasMore: boolean }> {
-      const filter = after === undefined ? {} : keysetAfter([{ field: '_id', direction: 1 }], [after]);
-      // The hottest read: straight to the driver (what lean() returns, without building a mongoose Query).
-      const fetched = await driverCollection(User).find(filter, { sort: { _id: 1 }, limit: limit + 1 }).toArray();
-      return takePage(fetched, limit);
-    },
+    /** Users in append order after the cursor (no total: nothing asks for it). */
+    page: (params: { limit: number; cursor?: string }): Promise<Page<UserDoc>> =>
+      pager.page({ size: params.limit, cursor: params.cursor }, { from: users, filter: {}, scope: 'users', order: APPEND_ORDER }),
 
     append: (fields: UserFields): Promise<UserDoc> => insertWithSequenceId(User, ids, (id) => ({ _id: id, ...fields })),
   };

@@ -1,0 +1,19 @@
+import type { Publisher } from './feeds-config';
+import type { SourceDoc } from './source.model';
+
+const iso = (date?: Date) => date?.toISOString() ?? null;
+
+/** The wire shape of a publisher and how its last fetches went; the only place that decides it. */
+export function sourceView({ publisher, doc }: { publisher: Publisher; doc?: SourceDoc }) {
+  const failing = doc?.last_error_at && (!doc.last_success_at || doc.last_error_at > doc.last_success_at);
+  return {
+    id: publisher.id,
+    name: publisher.name,
+    feeds: publisher.feeds,
+    status: !doc ? 'never_synced' : failing ? 'failing' : 'ok',
+    lastSuccessAt: iso(doc?.last_success_at),
+    lastErrorAt: iso(doc?.last_error_at),
+    lastError: doc?.last_error ?? null,
+    articleCount: doc?.article_count ?? 0,
+  };
+}
