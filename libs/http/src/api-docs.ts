@@ -10,9 +10,7 @@ import express, { type Router } from 'express';
  * package.json `nx build` writes, so the Docker image installs it like any runtime dependency.
  */
 // Plain requires: the package ships no types, and Nx lists what a bundle requires in its package.json.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const swaggerUiDir = (require('swagger-ui-dist/absolute-path.js') as () => string)();
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { version } = require('swagger-ui-dist/package.json') as { version: string };
 
 export const DOCS_PATH = '/docs';
