@@ -1,6 +1,7 @@
 import { databaseUnavailable, errorHandler, notFoundHandler, type ErrorBodyFormat, type ErrorSender } from '@lib/errors';
 import { buildOpenApi, defineRoute, mountRoutes, z, type AnyRoute, type OpenApiOptions } from '@lib/validation';
 import express, { type Express, type RequestHandler } from 'express';
+import { apiDocs, DOCS_PATH } from './api-docs';
 import { bodyParsers, discardBody } from './body-parsers';
 import { healthRoutes } from './health';
 import { DEFAULT_GATE, hasHeavyBody, heavyRequestGate, type GateOptions } from './heavy-request-gate';
@@ -70,7 +71,7 @@ export function routeTable(app: Express): AnyRoute[] {
 
 /**
  * The shape every service shares: security headers, request log, health, body parsers, the route
- * table, `/openapi.json` generated from it, 404 for unknown paths and the one error middleware.
+ * table, `/openapi.json` generated from it, the `/docs` page reading it, 404 for unknown paths and the one error middleware.
  */
 export function buildServiceApp(options: ServiceAppOptions): Express {
   const app = express();
@@ -81,6 +82,7 @@ export function buildServiceApp(options: ServiceAppOptions): Express {
   app.set('trust proxy', trustOneProxyHop);
   app.use(securityHeaders(options.responseHeaders));
   app.use(httpLogger(options.logger));
+  app.use(DOCS_PATH, apiDocs(options.openapi.title));
 
   const health = healthRoutes(options.isReady, options.lifecycle);
   let document: unknown;

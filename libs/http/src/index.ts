@@ -1,3 +1,4 @@
+export * from './api-docs';
 export * from './api-key';
 export * from './body-parsers';
 export * from './failed-attempts';

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { SERVICE_NODE_FLAGS, type ServiceEntry } from '@lib/services';
 import { build as esbuild } from 'esbuild';
 import { startDevEnvironment, type DevEnvironment } from './dev-environment';
+import { EMBEDDED_LIMITS } from './embedded-limits';
 import type { RestartPolicy } from './restart-backoff';
 
 // Stand-ins for the built apps and gateway: same env contract (PORT, MONGO_URL, SIGTERM drains).
@@ -136,6 +137,9 @@ describe('startDevEnvironment', () => {
 
     expect(embedded.starts).toBe(1);
     expect(lines).toContain('info database: alpha-api, beta-api use the embedded in-memory server at mongodb://127.0.0.1:27999/ (data is lost at exit; set MONGO_URL for a real MongoDB)');
+    // the embedded lane's measured limits, and the one command for a real MongoDB
+    expect(lines).toEqual(expect.arrayContaining(EMBEDDED_LIMITS.map((line) => `info ${line}`)));
+    expect(lines).toContain(`info API docs: http://alpha.localhost:${ports.gateway}/docs  http://beta.localhost:${ports.gateway}/docs`);
     expect(lines).toEqual(
       expect.arrayContaining([
         'alpha-api stdout alpha-api listening',
@@ -172,6 +176,7 @@ describe('startDevEnvironment', () => {
     await printed('press Ctrl-C to stop');
     expect(embedded.starts).toBe(0);
     expect(lines).toContain('info database: alpha-api, beta-api use MONGO_URL (mongodb://db.example:27017/)');
+    expect(lines.filter((line) => /slows down|real MongoDB \(7/.test(line))).toEqual([]);
     expect(JSON.parse(await fetchText(ports.alpha, '/')).mongoUrl).toBe('mongodb://db.example:27017/');
     expect(lines.some((line) => line.includes('the gateway is not built'))).toBe(true);
   });

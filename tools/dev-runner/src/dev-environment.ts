@@ -3,6 +3,8 @@ import path from 'node:path';
 import { EMBEDDED_URL_FILE, startEmbeddedMongo, type EmbeddedMongo } from '@lib/mongo';
 import type { ServiceEntry } from '@lib/services';
 import { chooseDatabases, describeDatabases } from './database-lane';
+import { startDemoMode, type DemoMode } from './demo/demo-mode';
+import { EMBEDDED_LIMITS } from './embedded-limits';
 import { planLaunch, summaryLines, type LaunchItem } from './launch-plan';
 import { formatDelay, type Restart, type RestartPolicy } from './restart-backoff';
 import { Supervisor, describeExit, type ChildExit } from './supervisor';
@@ -30,6 +32,8 @@ export interface DevEnvironmentOptions {
   /** Back-off of the restarts of a child that died (1 s doubling up to 30 s unless given). */
   restartPolicy?: RestartPolicy;
   startEmbedded?: () => Promise<EmbeddedMongo>;
+  /** `npm run demo`: sample feeds served locally for news-api, and demo data seeded once all are ready. */
+  demo?: boolean;
 }
 
 export interface DevEnvironment {
@@ -81,6 +85,7 @@ export function startDevEnvironment(options: DevEnvironmentOptions): DevEnvironm
 
   const supervisor = new Supervisor({ graceMs: options.graceMs, output: output.child, onUnexpectedExit, onRestarted, restartPolicy: options.restartPolicy });
   let embedded: Promise<EmbeddedMongo | undefined> = Promise.resolve(undefined);
+  let demo: Promise<DemoMode | undefined> = Promise.resolve(undefined);
   let finish!: (code: number) => void;
   const finished = new Promise<number>((resolve) => (finish = resolve));
 
@@ -101,9 +106,12 @@ export function startDevEnvironment(options: DevEnvironmentOptions): DevEnvironm
       }
     }
     describeDatabases(databases, mongoUrl).forEach((line) => output.info(line));
+    if (databases.embedded.length > 0) EMBEDDED_LIMITS.forEach((line) => output.info(line));
+    if (options.demo) demo = startDemoMode(options.root, env);
+    const demoMode = await demo;
 
     const embeddedEnv: Record<string, string> = mongoUrl ? { MONGO_URL: mongoUrl } : {};
-    for (const app of plan.apps) launch(app, databases.embedded.includes(app.name) ? embeddedEnv : {});
+    for (const app of plan.apps) launch(app, { ...(databases.embedded.includes(app.name) ? embeddedEnv : {}), ...demoMode?.envFor(app.name) });
     await Promise.all(plan.apps.map((app) => waitUntilReady(app)));
     if (plan.gateway) {
       launch(plan.gateway, {});
@@ -112,6 +120,14 @@ export function startDevEnvironment(options: DevEnvironmentOptions): DevEnvironm
     serving = true;
     output.info('ready:');
     output.summary(summaryLines(plan.gateway ? [...plan.apps, plan.gateway] : plan.apps));
+    output.info(`API docs: ${plan.apps.map((app) => `${app.urls.at(-1)}/docs`).join('  ')}`);
+    if (demoMode) {
+      output.info('demo: storing the sample data through the APIs…');
+      await demoMode.seed(plan.apps).then(
+        (lines) => lines.forEach((line) => output.info(line)),
+        (err: Error) => output.error(`demo: seeding stopped: ${err.message}`),
+      );
+    }
     output.info('press Ctrl-C to stop');
   }
 
@@ -146,6 +162,7 @@ export function startDevEnvironment(options: DevEnvironmentOptions): DevEnvironm
       }
       // Waits for a server still starting, so it cannot outlive us.
       await embedded.then((db) => db?.stop()).catch(() => undefined);
+      await demo.then((mode) => mode?.close()).catch(() => undefined);
       rmSync(EMBEDDED_URL_FILE, { force: true });
       if (running.length > 0) output.info('stopped');
       finish(code);

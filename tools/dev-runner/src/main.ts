@@ -11,6 +11,8 @@ const label = (name: string) => `${name.padEnd(width)} |`;
 const devEnvironment = startDevEnvironment({
   root,
   env: process.env,
+  // `npm run demo` (or `npm start -- --demo`): sample data and locally served sample feeds
+  demo: process.argv.includes('--demo'),
   output: {
     info: (line) => console.log(`${label('dev-runner')} ${line}`),
     error: (line) => console.error(`${label('dev-runner')} ${line}`),
