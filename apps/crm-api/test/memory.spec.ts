@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { bundleApp, sendRaw, startAppProcess, type AppProcess, type RawRequest } from '@lib/http/testing';
+import { bundleApp, sendRaw, startAppProcess, type AppProcess, type RawRequest } from '@lib/testing';
 import { SERVICE_NODE_FLAGS } from '@lib/services';
 import ConnectionString from 'mongodb-connection-string-url';
 import { MAX_PROPERTIES, PROPERTY_TEXT_MAX, TAG_LENGTH_MAX, TAG_MAX, WIDGET_PROPERTIES_MAX } from '../src/contacts/contact-rules';

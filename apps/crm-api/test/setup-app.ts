@@ -1,5 +1,5 @@
 import type { FailedAttemptSettings } from '@lib/http';
-import { useServiceApp } from '@lib/http/testing';
+import { useServiceApp } from '@lib/testing';
 import request from 'supertest';
 import { accountModel } from '../src/accounts/account.model';
 import { accountService } from '../src/accounts/account.service';

@@ -1,7 +1,6 @@
 import { createLifecycle, createLogger } from '@lib/http';
-import { expectOutageAnswered, expectStartsOnceDatabaseAnswers, listenLoopback, loadThroughOutage, runLoad, sendRaw, serverErrors, type RawRequest } from '@lib/http/testing';
+import { expectOutageAnswered, expectStartsOnceDatabaseAnswers, listenLoopback, loadThroughOutage, runLoad, sendRaw, serverErrors, type RawRequest, startFaultyDatabase, type FaultyDatabase } from '@lib/testing';
 import { connectMongo, ensureIndexes } from '@lib/mongo';
-import { startFaultyDatabase, type FaultyDatabase } from '@lib/mongo/testing';
 import type { Connection } from 'mongoose';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';

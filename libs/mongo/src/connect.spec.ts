@@ -2,7 +2,7 @@ import net from 'node:net';
 import { toHttpError } from '@lib/errors';
 import { Schema } from 'mongoose';
 import { connectMongo, createConnection, DATABASE_TIME_LIMITS, databaseReady, DEFAULT_POOL_SIZE, ensureIndexes, openConnection } from './connect';
-import { useTestDatabase } from './testing';
+import { useTestDatabase } from '@lib/testing';
 
 /** A local port nothing listens on. */
 async function unusedPort(): Promise<number> {

@@ -1,7 +1,6 @@
 import type { Connection } from 'mongoose';
 import { connectMongo } from './connect';
-import { useTestDatabase } from './testing';
-import { startFaultyDatabase, type FaultyDatabase } from './testing/faulty-database';
+import { useTestDatabase, startFaultyDatabase, type FaultyDatabase } from '@lib/testing';
 import { leaseHolder, tryLease, withLease } from './lease';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

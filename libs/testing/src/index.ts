@@ -1,39 +1,9 @@
-import { ensureIndexes } from '@lib/mongo';
-import { useTestDatabase } from '@lib/mongo/testing';
-import type { Express } from 'express';
-import type { Connection } from 'mongoose';
-import { createLifecycle } from './lifecycle';
-import { createLogger } from './logger';
-import type { ServiceDeps } from './run-service';
-
-export interface TestServiceApp {
-  readonly app: Express;
-  readonly connection: Connection;
-}
-
-/**
- * A service app on the calling test file's own database (indexes created), emptied before each
- * test: what supertest suites run against.
- */
-export function useServiceApp(createApp: (deps: ServiceDeps) => Express, options: { monitorCommands?: boolean } = {}): TestServiceApp {
-  const db = useTestDatabase(options);
-  let app: Express | undefined;
-  beforeAll(async () => {
-    app = createApp({ connection: db.connection, logger: createLogger('test', (process.env.TEST_LOG_LEVEL ?? 'silent')), lifecycle: createLifecycle() });
-    await ensureIndexes(db.connection);
-  });
-  beforeEach(() => db.clear());
-  return {
-    get app() {
-      if (!app) throw new Error('the app is only available inside tests');
-      return app;
-    },
-    get connection() {
-      return db.connection;
-    },
-  };
-}
-
+export * from './database/test-database';
+export * from './database/command-log';
+export * from './database/snapshot';
+export * from './database/faulty-database';
+export { useServiceApp, type TestServiceApp } from './service-app';
+export { freePort } from './free-port';
 export { hostileInputSweep, type HostileInputOptions } from './sweeps/hostile-input';
 export { securitySweep, type SecuritySweepTarget } from './sweeps/security-sweep';
 export { roleSweep, type RoleSweepTarget } from './sweeps/role-sweep';

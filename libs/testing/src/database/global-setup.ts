@@ -1,4 +1,6 @@
-import { startEmbeddedMongo, type EmbeddedMongo } from '../embedded';
+// Jest runs global setup outside the test environment, without the path aliases: hence the path.
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { startEmbeddedMongo, type EmbeddedMongo } from '../../../mongo/src/embedded';
 
 declare global {
   var __EMBEDDED_MONGO__: EmbeddedMongo | undefined;

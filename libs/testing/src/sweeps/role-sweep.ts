@@ -1,5 +1,5 @@
 import type { AnyRoute } from '@lib/validation';
-import { routeTable } from '../build-app';
+import { routeTable } from '@lib/http';
 import { listenLoopback, type RawRequest } from './raw-client';
 import { bodyFields, bodyTypes, encodeBody, encode, fillPath, formEncode, mediaType, pathParams, plausibleObject, queryFields } from './route-shape';
 import { sendAndCheck, type SweepTarget } from './sweep-target';

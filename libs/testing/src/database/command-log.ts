@@ -1,6 +1,6 @@
 import type { CommandStartedEvent } from 'mongodb';
 import type { Connection } from 'mongoose';
-import { REVOCATION_COLLECTION } from '../revocation-log';
+import { REVOCATION_COLLECTION } from '@lib/mongo';
 
 export interface LoggedCommand {
   /** The command name: find, insert, update, aggregate, count … */

@@ -1,6 +1,6 @@
 import type { AnyRoute } from '@lib/validation';
 import fc from 'fast-check';
-import { bodyLimitOf, limitBytes, routeTable } from '../build-app';
+import { bodyLimitOf, limitBytes, routeTable } from '@lib/http';
 import { hostileRequest, OPERATOR_VALUES } from './hostile-arbitraries';
 import { listenLoopback, sendRaw, type RawRequest } from './raw-client';
 import { encode, bodyFields, bodyTypes, fillPath, formEncode, mediaType, pathParams, plausibleObject, queryFields } from './route-shape';

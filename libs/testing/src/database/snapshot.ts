@@ -1,5 +1,5 @@
 import type { Connection } from 'mongoose';
-import { REVOCATION_COLLECTION } from '../revocation-log';
+import { REVOCATION_COLLECTION } from '@lib/mongo';
 
 /**
  * Left out unless told otherwise: id counters (they may advance on a rejected create without storing

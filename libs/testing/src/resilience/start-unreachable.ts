@@ -1,6 +1,6 @@
 import { DATABASE_TIME_LIMITS } from '@lib/mongo';
-import { startFaultyDatabase } from '@lib/mongo/testing';
-import { runService, type RunServiceOptions } from '../run-service';
+import { startFaultyDatabase } from '../database/faulty-database';
+import { runService, type RunServiceOptions } from '@lib/http';
 import { sendRaw, type RawRequest } from '../sweeps/raw-client';
 
 export interface StartUnreachableCase {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { build } from 'esbuild';
 import { freePort } from '../free-port';
 
-/** The repository root (this file is libs/http/src/resilience/app-process.ts). */
+/** The repository root (this file is libs/testing/src/resilience/app-process.ts). */
 const ROOT = path.resolve(__dirname, '..', '..', '..', '..');
 
 /**

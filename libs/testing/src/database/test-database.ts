@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Connection } from 'mongoose';
-import { connectMongo } from '../connect';
-import { forgetHeldIds } from '../counter';
+import { connectMongo, forgetHeldIds } from '@lib/mongo';
 
 export interface TestDatabase {
   /** The connection of this test file's own database (available inside tests). */
@@ -52,7 +51,3 @@ export function useTestDatabase(options: { monitorCommands?: boolean } = {}): Te
     },
   };
 }
-
-export * from './command-log';
-export * from './snapshot';
-export * from './faulty-database';

@@ -10,7 +10,7 @@ const isAlive = (pid: number) => {
 };
 
 describe('replica harness', () => {
-  const replicas = useReplicas({ entry: 'libs/http/src/replicas/fixture-main.ts', replicas: 3 });
+  const replicas = useReplicas({ entry: 'libs/testing/src/replicas/fixture-main.ts', replicas: 3 });
 
   const pidOf = async (agent: ReturnType<typeof replicas.next>) => {
     const res = await agent.get('/pid').expect(200);

@@ -1,4 +1,4 @@
-import { useTestDatabase, type TestDatabase } from '@lib/mongo/testing';
+import { useTestDatabase, type TestDatabase } from '../database/test-database';
 import { startReplicas, type ReplicaOptions, type Replicas } from './replicas';
 
 export interface UsedReplicas extends Replicas {

@@ -1,6 +1,6 @@
 import { BODY_MEDIA_TYPES, type AnyRoute, type BodyType } from '@lib/validation';
 import type { z } from 'zod';
-import { toXml } from '../xml';
+import { toXml } from '@lib/http';
 
 /** Names of the `:params` in a route path. */
 export const pathParams = (route: AnyRoute) => [...route.path.matchAll(/:([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]);

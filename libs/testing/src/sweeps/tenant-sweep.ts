@@ -1,6 +1,6 @@
 import type { Express } from 'express';
 import type { AnyRoute } from '@lib/validation';
-import { routeTable } from '../build-app';
+import { routeTable } from '@lib/http';
 import { listenLoopback, sendRaw, type RawRequest } from './raw-client';
 import { encode, encodeBody, bodyFields, bodyTypes, fillPath, formEncode, mediaType, pathParams, plausibleObject, queryFields } from './route-shape';
 

@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { startEmbeddedMongo, type EmbeddedProcess } from '../embedded';
+import { startEmbeddedMongo, type EmbeddedProcess } from '@lib/mongo';
 
 export interface FaultyDatabase {
   /** Where apps connect: a fixed loopback port that stays the same across stop and start. */

@@ -1,5 +1,5 @@
 import type { AnyRoute } from '@lib/validation';
-import { routeTable } from '../build-app';
+import { routeTable } from '@lib/http';
 import { listenLoopback, sendRaw, type RawRequest } from './raw-client';
 import { encode, bodyTypes, fillPath, mediaType } from './route-shape';
 import { appendQuery, sendAndCheck, withCredentials, type SweepTarget } from './sweep-target';
