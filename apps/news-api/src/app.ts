@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { unauthorized } from '@lib/errors';
+import { errorObjectBody, unauthorized } from '@lib/errors';
 import { bodyParsers, buildServiceApp, failedAttemptLimit, type ServiceDeps } from '@lib/http';
 import { databaseReady } from '@lib/mongo';
 import { CursorCodec } from '@lib/paging';
@@ -12,7 +12,6 @@ import { masterKeyMatcher } from './auth/master-key';
 import { AUTH_LIMIT_NAME, DEFAULT_AUTH_LIMIT, type RateLimitSettings } from './auth/rate-limit';
 import type { TokenSettings } from './auth/tokens';
 import { companyRoutes } from './companies/company.routes';
-import { newsErrorBody } from './error-body';
 import { feedSync, type FeedSync } from './feeds/feed-sync';
 import type { Publisher } from './feeds/feeds-config';
 import type { FetchLimits } from './feeds/fetch-feed';
@@ -72,7 +71,7 @@ export function createApp(config: NewsAppConfig) {
       ...newsRoutes(newsService(connection), { cursors, requireUser: auth.requireUser, sourceIds: config.publishers.map((p) => p.id) }),
       ...companyRoutes(auth.requireUser),
     ],
-    errorFormat: newsErrorBody,
+    errorFormat: errorObjectBody,
     isReady: () => databaseReady(connection),
     bodyLimit: '16kb',
     responseHeaders: { [VERSION_HEADER]: VERSION },

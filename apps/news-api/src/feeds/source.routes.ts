@@ -2,7 +2,7 @@ import { defineRoute, z, type AnyRoute } from '@lib/validation';
 import type { RequestHandler } from 'express';
 import type { Connection } from 'mongoose';
 import { accessTokenField } from '../auth/access-token';
-import { errorBody } from '../error-schema';
+import { errorObjectSchema as errorBody } from '@lib/errors';
 import type { FeedSync } from './feed-sync';
 import type { Publisher } from './feeds-config';
 import { sourceModel, type SourceDoc } from './source.model';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { CursorCodec } from '@lib/paging';
 import { defineRoute, type AnyRoute } from '@lib/validation';
 import type { RequestHandler } from 'express';
-import { errorBody } from '../error-schema';
+import { errorObjectSchema as errorBody } from '@lib/errors';
 import { articleOutput, articleParams, articleQuery, cursorPayload, newsPage, newsQuery, type NewsQuery } from './news.schemas';
 import type { NewsService } from './news.service';
 import { articleView } from './news.view';

@@ -2,7 +2,7 @@ import type { CursorCodec } from '@lib/paging';
 import { defineRoute, type AnyRoute } from '@lib/validation';
 import type { RequestHandler } from 'express';
 import { currentUser, type JwtAuth } from '../auth/jwt-auth';
-import { errorBody } from '../error-schema';
+import { errorObjectSchema as errorBody } from '@lib/errors';
 import { createUserBody, cursorPayload, idParams, listUsersQuery, tokenOnlyQuery, userOutput, userPage } from './user.schemas';
 import type { UserService } from './user.service';
 import { userView } from './user.view';

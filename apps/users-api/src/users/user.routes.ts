@@ -1,7 +1,8 @@
 import type { CursorCodec } from '@lib/paging';
 import { defineRoute, type AnyRoute } from '@lib/validation';
 import type { RequestHandler } from 'express';
-import { createdBody, createQuery, cursorPayload, errorBody, listBody, listQuery } from './user.schemas';
+import { errorObjectSchema as errorBody } from '@lib/errors';
+import { createdBody, createQuery, cursorPayload, listBody, listQuery } from './user.schemas';
 import type { UserService } from './user.service';
 import { userView } from './user.view';
 

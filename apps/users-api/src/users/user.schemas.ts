@@ -35,14 +35,5 @@ export const listBody = z.object({
 
 export const createdBody = z.object({ data: z.array(userOutput).length(1) });
 
-export const errorBody = z.object({
-  error: z.object({
-    code: z.string(),
-    message: z.string(),
-    fields: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
-    error_id: z.string().optional(),
-  }),
-});
-
 /** What a cursor carries: the last id seen. */
 export const cursorPayload = z.strictObject({ after: z.number().int().positive() });
