@@ -5,6 +5,5 @@ export * from './database';
 export * from './embedded';
 export * from './target';
 export * from './embedded-url-file';
-export * from './revocable-cache';
 export * from './lease';
 export * from './revocation-log';

@@ -1,6 +1,6 @@
 import type { Connection } from 'mongoose';
 import { connectMongo, ensureIndexes } from './connect';
-import { revocableCache } from './revocable-cache';
+import { revocableCache } from '@lib/cache';
 import { REVOCATION_BOUND_MS, revocationLog } from './revocation-log';
 import { useTestDatabase, startFaultyDatabase, type FaultyDatabase } from '@lib/testing';
 

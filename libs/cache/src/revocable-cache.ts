@@ -1,5 +1,15 @@
 import { LRUCache } from 'lru-cache';
-import type { RevocationLog } from './revocation-log';
+
+/**
+ * Where revocations travel between processes: the database's revocation log (`revocationLog` in
+ * @lib/mongo) is the one in use.
+ */
+export interface RevocationFeed {
+  publish(scope: string, key: string): Promise<void>;
+  subscribe(scope: string, subscriber: { revoke(key: string): void; reset(): void }): void;
+  /** False while the feed cannot be read: the cache then answers nothing. */
+  fresh(): boolean;
+}
 
 export interface RevocableCacheOptions<K> {
   /** How long an entry is trusted without reading the database again (a backstop: revocations travel through the log). */
@@ -11,7 +21,7 @@ export interface RevocableCacheOptions<K> {
    * reach this cache within REVOCATION_BOUND_MS, and the cache answers nothing while the log cannot
    * be read. Without it, only this process's own `revoke`/`forget` calls reach the cache.
    */
-  follow?: { log: RevocationLog; scope: string; parseKey(key: string): K };
+  follow?: { log: RevocationFeed; scope: string; parseKey(key: string): K };
 }
 
 /**
