@@ -1,14 +1,13 @@
 import { createHmac } from 'node:crypto';
 import { errorObjectBody, unauthorized } from '@lib/errors';
-import { bodyParsers, buildServiceApp, failedAttemptLimit, type ServiceDeps } from '@lib/http';
+import { bearerToken, bodyParsers, buildServiceApp, failedAttemptLimit, secretMatcher, type ServiceDeps } from '@lib/http';
 import { databaseReady } from '@lib/mongo';
 import { CursorCodec } from '@lib/paging';
 import type { RequestHandler } from 'express';
-import { accessTokenOf, bearerOf } from './auth/access-token';
+import { accessTokenOf } from './auth/access-token';
 import { authRoutes } from './auth/auth.routes';
 import { basicWithMasterKey } from './auth/basic-auth';
 import { jwtAuth } from './auth/jwt-auth';
-import { masterKeyMatcher } from './auth/master-key';
 import { AUTH_LIMIT_NAME, DEFAULT_AUTH_LIMIT, type RateLimitSettings } from './auth/rate-limit';
 import type { TokenSettings } from './auth/tokens';
 import { companyRoutes } from './companies/company.routes';
@@ -43,7 +42,7 @@ export function createApp(config: NewsAppConfig) {
   const { connection, logger, lifecycle } = config;
   const users = userService(connection, { tokenUserTtlMs: config.tokenUserTtlMs });
   const auth = jwtAuth(users, config.jwt);
-  const isMasterKey = masterKeyMatcher(config.masterKey);
+  const isMasterKey = secretMatcher(config.masterKey);
   // Cursors are signed with a key derived from the JWT secret: one secret less to configure.
   const cursors = new CursorCodec(createHmac('sha256', config.jwt.secret).update('news-api page cursors').digest('hex'));
 
@@ -55,7 +54,7 @@ export function createApp(config: NewsAppConfig) {
     next(isMasterKey(accessTokenOf(req)) ? undefined : unauthorized('The master key is missing or wrong: send it as access_token', { 'WWW-Authenticate': 'Bearer realm="news"' }));
   const [signedIn, adminRole] = auth.requireRole('admin');
   const adminOrMasterKey: RequestHandler = (req, res, next) => {
-    if (isMasterKey(bearerOf(req)) || isMasterKey(accessTokenOf(req))) return next();
+    if (isMasterKey(bearerToken(req.headers)) || isMasterKey(accessTokenOf(req))) return next();
     signedIn(req, res, (err?: unknown) => (err ? next(err) : adminRole(req, res, next)));
   };
   const sync = config.sync ?? feedSync({ connection, logger, publishers: config.publishers, limits: config.fetchLimits });

@@ -7,3 +7,4 @@ export * from './target';
 export * from './embedded-url-file';
 export * from './lease';
 export * from './revocation-log';
+export * from './regex';

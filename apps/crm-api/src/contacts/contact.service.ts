@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { HttpError, badRequest, conflict, toHttpError, validationFailed } from '@lib/errors';
-import { driverCollection, idSequence, insertWithSequenceId } from '@lib/mongo';
+import { driverCollection, escapeRegex, idSequence, insertWithSequenceId } from '@lib/mongo';
 import type { Connection } from 'mongoose';
 import type { DomainUserDoc } from '../accounts/domain-user.model';
 import { removeContactFromActivities } from '../activity-cleanup';
@@ -12,6 +12,7 @@ import { contactModel, type ContactDoc, type Property } from './contact.model';
 import type { ContactInput } from './contact.schemas';
 import { contactSlots, type SlotReservation } from './contact-slots';
 import { emailClaims } from './email-claims';
+import { nowSeconds } from '../epoch';
 
 const CAMPAIGN_LISTS = ['campaignStatus', 'unsubscribeStatus', 'emailBounceStatus'] as const;
 /** How long an edit may hold a contact, and how long another edit waits for it. */
@@ -24,7 +25,6 @@ const LEASE_WAIT_MS = 15_000;
  */
 const CONTACT_ID_BLOCK = 20;
 
-const nowSeconds = () => Math.floor(Date.now() / 1000);
 const tagsOf = (doc: Pick<ContactDoc, 'tag_times'>) => Object.keys(doc.tag_times ?? {});
 const tagPath = (tag: string) => `tag_times.${tag}`;
 /** A property as the model stores it: its fields in schema order, absent ones left out. */
@@ -457,7 +457,7 @@ export function contactService(connection: Connection, options: ContactServiceOp
 
     /** Search by the start of a name, email, company or title (case-sensitive, convention 4). */
     search(account: number, q: string, type: string | undefined, params: { page_size: number; cursor?: string }): Promise<Page<ContactDoc>> {
-      const prefix = new RegExp(`^${q.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`);
+      const prefix = new RegExp(`^${escapeRegex(q)}`);
       const filter = {
         ...(type && { type }),
         properties: { $elemMatch: { name: { $in: ['first_name', 'last_name', 'name', 'email', 'company', 'title'] }, value: prefix } },

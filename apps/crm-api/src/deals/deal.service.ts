@@ -9,8 +9,8 @@ import { removeDealsFromNotes } from '../activity-cleanup';
 import { removeContactsFromDeals } from './deal-contacts';
 import { dealModel, type DealDoc } from './deal.model';
 import type { DealInput, DealPatch } from './deal.schemas';
+import { nowSeconds } from '../epoch';
 
-const nowSeconds = () => Math.floor(Date.now() / 1000);
 /** Partial updates that move a deal are compare-and-set on its placement; retried this often. */
 const MAX_ATTEMPTS = 20;
 

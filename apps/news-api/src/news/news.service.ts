@@ -1,11 +1,10 @@
 import { notFound } from '@lib/errors';
-import { driverCollection } from '@lib/mongo';
+import { driverCollection, escapeRegex } from '@lib/mongo';
 import { keysetAfter, sortOf, takePage, type SortKey } from '@lib/paging';
 import type { Connection } from 'mongoose';
 import { articleModel, type ArticleDoc } from './article.model';
 import type { NewsQuery } from './news.schemas';
 
-import { escapeRegex } from '../regex';
 
 export type NewsFilter = Pick<NewsQuery, 'q' | 'company' | 'source' | 'from' | 'to' | 'sort'>;
 
