@@ -8,3 +8,6 @@ export * from './embedded-url-file';
 export * from './lease';
 export * from './revocation-log';
 export * from './regex';
+export * from './retry';
+export * from './list-removal';
+export * from './revision-update';

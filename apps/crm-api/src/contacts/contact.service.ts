@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { HttpError, badRequest, conflict, toHttpError, validationFailed } from '@lib/errors';
-import { driverCollection, escapeRegex, idSequence, insertWithSequenceId } from '@lib/mongo';
+import { driverCollection, escapeRegex, idSequence, insertWithSequenceId, retryWhileRaced } from '@lib/mongo';
 import type { Connection } from 'mongoose';
 import type { DomainUserDoc } from '../accounts/domain-user.model';
 import { removeContactFromActivities } from '../activity-cleanup';
@@ -122,18 +122,20 @@ export function contactService(connection: Connection, options: ContactServiceOp
    */
   async function withLease<T>(account: number, id: number, work: (token: string) => Promise<T>): Promise<T> {
     const token = randomUUID();
-    const deadline = Date.now() + LEASE_WAIT_MS;
-    for (let attempt = 0; ; attempt++) {
-      const now = Date.now();
-      const taken = await Contact.updateOne(
-        { _id: id, account, $or: [{ lock: { $exists: false } }, { lock_until: { $lt: now } }] },
-        { $set: { lock: token, lock_until: now + LEASE_MS } },
-      );
-      if (taken.matchedCount) break;
-      if (!(await Contact.exists({ _id: id, account }))) throw contactNotFound(`with id ${id}`);
-      if (Date.now() > deadline) throw conflict(`Contact ${id} is being changed by other requests; try again`);
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 ** attempt)));
-    }
+    await retryWhileRaced(
+      async () => {
+        const now = Date.now();
+        const taken = await Contact.updateOne(
+          { _id: id, account, $or: [{ lock: { $exists: false } }, { lock_until: { $lt: now } }] },
+          { $set: { lock: token, lock_until: now + LEASE_MS } },
+        );
+        if (taken.matchedCount) return true;
+        if (!(await Contact.exists({ _id: id, account }))) throw contactNotFound(`with id ${id}`);
+        return undefined;
+      },
+      () => conflict(`Contact ${id} is being changed by other requests; try again`),
+      { attempts: Infinity, withinMs: LEASE_WAIT_MS },
+    );
     try {
       return await work(token);
     } finally {

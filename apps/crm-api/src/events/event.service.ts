@@ -1,11 +1,10 @@
 import { HttpError, validationFailed, type FieldIssue } from '@lib/errors';
-import { idSequence, insertWithSequenceId } from '@lib/mongo';
+import { idSequence, insertWithSequenceId, updateByRevision } from '@lib/mongo';
 import type { SortKey } from '@lib/paging';
 import type { Connection } from 'mongoose';
 import type { ContactLinks } from '../contact-links';
 import type { CrmPager } from '../paging';
 import type { Page } from '../paging';
-import { updateByRevision } from '../revision-update';
 import { eventModel, type EventColor, type EventDoc } from './event.model';
 import { nowSeconds } from '../epoch';
 

@@ -1,10 +1,9 @@
 import { HttpError, validationFailed } from '@lib/errors';
-import { idSequence, insertWithSequenceId } from '@lib/mongo';
+import { idSequence, insertWithSequenceId, removeFromLists } from '@lib/mongo';
 import type { Connection } from 'mongoose';
 import type { AccountService } from '../accounts/account.service';
 import type { ContactLinks } from '../contact-links';
 import type { CrmPager } from '../paging';
-import { removeFromLists } from '../list-removal';
 import type { Page } from '../paging';
 import { noteModel, type NoteDoc } from './note.model';
 import { nowSeconds } from '../epoch';

@@ -1,5 +1,5 @@
 import { HttpError, validationFailed } from '@lib/errors';
-import { idSequence, insertWithSequenceId } from '@lib/mongo';
+import { idSequence, insertWithSequenceId, updateByRevision } from '@lib/mongo';
 import type { SortKey } from '@lib/paging';
 import type { Connection } from 'mongoose';
 import type { AccountService } from '../accounts/account.service';
@@ -8,7 +8,6 @@ import type { ContactLinks } from '../contact-links';
 import type { CrmPager } from '../paging';
 import { noteModel } from '../notes/note.model';
 import type { Page } from '../paging';
-import { updateByRevision } from '../revision-update';
 import { resolveCompletion, type Completion, type SentCompletion } from './task-completion';
 import { taskModel, type TaskDoc } from './task.model';
 import type { TaskChanges, TaskFilter, TaskInput } from './task.schemas';
