@@ -3,7 +3,7 @@ export * from './database/command-log';
 export * from './database/snapshot';
 export * from './database/faulty-database';
 export { useServiceApp, type TestServiceApp } from './service-app';
-export { freePort } from './free-port';
+export { freePort } from '@lib/services';
 export { hostileInputSweep, type HostileInputOptions } from './sweeps/hostile-input';
 export { securitySweep, type SecuritySweepTarget } from './sweeps/security-sweep';
 export { roleSweep, type RoleSweepTarget } from './sweeps/role-sweep';
@@ -11,6 +11,7 @@ export { crossTenantSweep, type TenantFixture, type TenantSweepTarget } from './
 export type { SweepTarget } from './sweeps/sweep-target';
 export { runLoad, serverErrors, type LoadOptions, type LoadResult } from './resilience/load';
 export { expectStartsOnceDatabaseAnswers, type StartUnreachableCase } from './resilience/start-unreachable';
+export { useFaultyServiceApp, type FaultyServiceApp } from './resilience/faulty-service-app';
 export { BUSY_MACHINE_SLACK_MS, expectOutageAnswered, loadThroughOutage, type OutageRun, type StoppableDatabase } from './resilience/outage';
 export { listenLoopback, sendRaw, type RawRequest, type RawResponse } from './sweeps/raw-client';
 export { bundleApp, bundleProject, startAppProcess, type AppProcess } from './resilience/app-process';

@@ -1,8 +1,6 @@
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { build } from 'esbuild';
-
-const REPO_ROOT = path.resolve(__dirname, '../../../..');
+import { bundleFile, REPO_ROOT } from '../esbuild-bundle';
 // Inside node_modules, so the bundle's external packages resolve from the repository's node_modules.
 const CACHE_DIR = path.join(REPO_ROOT, 'node_modules/.cache/replicas');
 
@@ -31,17 +29,7 @@ async function buildBundle(source: string): Promise<string> {
   mkdirSync(CACHE_DIR, { recursive: true });
   const name = path.relative(REPO_ROOT, source).replace(/[^a-z0-9]+/gi, '-');
   const outfile = path.join(CACHE_DIR, `${name}-${process.pid}-${Date.now().toString(36)}.js`);
-  await build({
-    entryPoints: [source],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    packages: 'external',
-    logLevel: 'error',
-    banner: { js: ORPHAN_GUARD },
-  });
+  await bundleFile(source, outfile, { banner: ORPHAN_GUARD });
   removeStaleBundles();
   return outfile;
 }

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import ConnectionString from 'mongodb-connection-string-url';
 import supertest from 'supertest';
-import { freePort } from '../free-port';
+import { freePort } from '@lib/services';
 import { bundleEntry } from './bundle';
 
 export interface ReplicaOptions {

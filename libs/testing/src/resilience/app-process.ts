@@ -1,10 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { build } from 'esbuild';
-import { freePort } from '../free-port';
-
-/** The repository root (this file is libs/testing/src/resilience/app-process.ts). */
-const ROOT = path.resolve(__dirname, '..', '..', '..', '..');
+import { bundleFile, REPO_ROOT } from '../esbuild-bundle';
+import { freePort } from '@lib/services';
 
 /**
  * Bundles an app like its `nx build` target does (esbuild, CommonJS, node_modules left external),
@@ -17,23 +14,8 @@ export function bundleApp(name: string, outdir: string): Promise<{ main: string;
 /** Bundles the `src/main.ts` of a project folder (`apps/news-api`, `tools/gateway`) the same way. */
 export async function bundleProject(project: string, outdir: string): Promise<{ main: string; packages: string[] }> {
   const main = path.join(outdir, 'main.js');
-  const result = await build({
-    entryPoints: [path.join(ROOT, project, 'src', 'main.ts')],
-    outfile: main,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    packages: 'external',
-    tsconfig: path.join(ROOT, project, 'tsconfig.json'),
-    metafile: true,
-    logLevel: 'silent',
-  });
-  const imports = Object.values(result.metafile.outputs).flatMap((output) => output.imports.filter((i) => i.external).map((i) => i.path));
-  const packages = imports
-    .filter((p) => !p.startsWith('node:') && !p.startsWith('.'))
-    .map((p) => (p.startsWith('@') ? p.split('/').slice(0, 2).join('/') : p.split('/')[0]));
-  return { main, packages: [...new Set(packages)].sort() };
+  const packages = await bundleFile(path.join(REPO_ROOT, project, 'src', 'main.ts'), main, { tsconfig: path.join(REPO_ROOT, project, 'tsconfig.json') });
+  return { main, packages };
 }
 
 export interface AppProcess {
@@ -52,7 +34,7 @@ export async function startAppProcess(main: string, env: Record<string, string>,
     const port = await freePort();
     let output = '';
     const child = spawn(process.execPath, [...nodeFlags, main], {
-      env: { PATH: process.env.PATH ?? '', NODE_PATH: path.join(ROOT, 'node_modules'), ...env, PORT: String(port) },
+      env: { PATH: process.env.PATH ?? '', NODE_PATH: path.join(REPO_ROOT, 'node_modules'), ...env, PORT: String(port) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout?.on('data', (chunk) => (output += chunk));

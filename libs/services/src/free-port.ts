@@ -1,6 +1,6 @@
 import net from 'node:net';
 
-/** A loopback port free right now (for a child process to listen on; tests and tools only). */
+/** A loopback port free right now, for a child process to listen on (tests, the bench and the dev tools; the machine is shared: never assume the default ports). */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
