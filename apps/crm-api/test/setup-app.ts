@@ -53,6 +53,13 @@ export function setupCrmApp(options: { contactLimit?: number; monitorCommands?: 
       return { id: user._id, account: user.account, email, apiKey, auth: `Basic ${Buffer.from(`${email}:${apiKey}`).toString('base64')}` };
     },
 
+    /** Ann and a colleague (Bob unless named) of the account acme, and Zed of another account, made in that order. */
+    async threeUsers(colleague = 'bob'): Promise<{ ann: TestUser; colleague: TestUser; zed: TestUser }> {
+      const ann = await ctx.user('acme', 'ann@acme.test');
+      const other = await ctx.user('acme', `${colleague}@acme.test`);
+      return { ann, colleague: other, zed: await ctx.user('other', 'zed@other.test') };
+    },
+
     /** supertest agent methods that send the user's credentials and ask for JSON. */
     as(user: TestUser) {
       const agent = request(service.app);
