@@ -1,5 +1,25 @@
 const nx = require('@nx/eslint-plugin');
 
+// Apps are deployed alone: they may use libs, never each other. Tools may use libs and the test
+// tooling (they are benches and checks).
+function boundaries({ testFiles }) {
+  const libs = testFiles ? ['type:lib', 'type:testing'] : ['type:lib'];
+  return {
+    enforceBuildableLibDependency: true,
+    allow: [],
+    // A lib's own tests run on the tooling built from that lib (a test database, a faulty one).
+    ignoredCircularDependencies: [['mongo', 'testing'], ['http', 'testing']],
+    depConstraints: [
+      { sourceTag: 'type:app', onlyDependOnLibsWithTags: libs },
+      { sourceTag: 'type:lib', onlyDependOnLibsWithTags: libs },
+      { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:lib', 'type:testing'] },
+      { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib', 'type:testing'] },
+    ],
+  };
+}
+
+const TEST_FILES = ['**/*.spec.ts', '**/test/**/*.ts'];
+
 module.exports = [
   ...nx.configs['flat/base'],
   ...nx.configs['flat/typescript'],
@@ -8,25 +28,18 @@ module.exports = [
   {
     files: ['**/*.ts'],
     rules: {
-      // Apps are deployed alone: they may use libs, never each other. Tools may use libs too.
-      '@nx/enforce-module-boundaries': [
-        'error',
-        {
-          enforceBuildableLibDependency: true,
-          allow: [],
-          depConstraints: [
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
-            { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
-            { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib'] },
-          ],
-        },
-      ],
+      // Test tooling (@lib/testing, tag type:testing) is for tests only: the block below lets test
+      // files use it; an app's or a lib's own source may not.
+      '@nx/enforce-module-boundaries': ['error', boundaries({ testFiles: false })],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
   {
-    files: ['**/*.spec.ts', '**/test/**/*.ts'],
-    rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
+    files: TEST_FILES,
+    rules: {
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      '@nx/enforce-module-boundaries': ['error', boundaries({ testFiles: true })],
+    },
   },
   {
     files: ['**/*.js', '**/*.cjs'],

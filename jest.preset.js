@@ -18,8 +18,8 @@ module.exports = {
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper,
   testMatch: ['**/?(*.)spec.ts'],
-  globalSetup: path.join(__dirname, 'libs/mongo/src/testing/global-setup.ts'),
-  globalTeardown: path.join(__dirname, 'libs/mongo/src/testing/global-teardown.ts'),
+  globalSetup: path.join(__dirname, 'libs/testing/src/database/global-setup.ts'),
+  globalTeardown: path.join(__dirname, 'libs/testing/src/database/global-teardown.ts'),
   reporters: ['default', path.join(__dirname, 'tools/scripts/jest-results-reporter.js')],
   testTimeout: 20000,
 };

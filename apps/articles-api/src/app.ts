@@ -1,8 +1,8 @@
+import { flatErrorBody } from '@lib/errors';
 import { buildServiceApp, requireApiKey, type ServiceDeps } from '@lib/http';
 import { databaseReady } from '@lib/mongo';
 import { articleRoutes } from './articles/article.routes';
 import { articleService } from './articles/article.service';
-import { articlesErrorBody } from './error-body';
 
 export interface ArticlesAppConfig extends ServiceDeps {
   /** When set, POST/PUT/DELETE need it as X-API-Key or Authorization: Bearer. */
@@ -17,7 +17,7 @@ export function createApp({ connection, logger, lifecycle, apiKey }: ArticlesApp
     logger,
     lifecycle,
     routes: articleRoutes(articleService(connection), requireApiKey(apiKey)),
-    errorFormat: articlesErrorBody,
+    errorFormat: flatErrorBody,
     isReady: () => databaseReady(connection),
     bodyLimit: '512kb',
     openapi: {

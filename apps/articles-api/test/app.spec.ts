@@ -1,6 +1,6 @@
 import { createLifecycle, createLogger } from '@lib/http';
 import { connectMongo } from '@lib/mongo';
-import { useTestDatabase } from '@lib/mongo/testing';
+import { useTestDatabase } from '@lib/testing';
 import request from 'supertest';
 import { createApp } from '../src/app';
 import { setupArticlesApp } from './setup-app';

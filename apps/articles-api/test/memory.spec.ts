@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { expectSurvivesBurst, sendRaw, useProductionApp, worstRequests, type OpenApiPaths, type RawRequest } from '@lib/http/testing';
+import { expectSurvivesBurst, sendRaw, useProductionApp, worstRequests, type OpenApiPaths, type RawRequest } from '@lib/testing';
 import { CONTENT_MAX, MAX_LIMIT, TITLE_MAX } from '../src/articles/article.schemas';
 
 /**

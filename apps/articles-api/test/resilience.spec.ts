@@ -1,8 +1,4 @@
-import { createLifecycle, createLogger } from '@lib/http';
-import { expectOutageAnswered, expectStartsOnceDatabaseAnswers, listenLoopback, loadThroughOutage, runLoad, sendRaw, serverErrors, type RawRequest } from '@lib/http/testing';
-import { connectMongo, ensureIndexes } from '@lib/mongo';
-import { startFaultyDatabase, type FaultyDatabase } from '@lib/mongo/testing';
-import type { Connection } from 'mongoose';
+import { expectOutageAnswered, expectStartsOnceDatabaseAnswers, listenLoopback, loadThroughOutage, runLoad, sendRaw, serverErrors, type RawRequest, useFaultyServiceApp } from '@lib/testing';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { articlesService } from '../src/service';
@@ -74,29 +70,13 @@ describe('articles-api under load', () => {
 });
 
 describe('articles-api when the database stops during load', () => {
-  let db: FaultyDatabase;
-  let connection: Connection;
-  let server: Awaited<ReturnType<typeof listenLoopback>>;
-
-  beforeAll(async () => {
-    db = await startFaultyDatabase();
-    connection = await connectMongo({ url: db.url, dbName: 'articles_fault' });
-    const app = createApp({ connection, logger: createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent'), lifecycle: createLifecycle() });
-    await ensureIndexes(connection);
-    server = await listenLoopback(app);
-  }, 30_000);
-
-  afterAll(async () => {
-    await server?.close();
-    await connection?.close();
-    await db?.close();
-  });
+  const faulty = useFaultyServiceApp(createApp, { dbName: 'articles_fault' });
 
   /** Load with the database stopped or stalled for `downMs`; what both tests check. */
   async function throughOutage(fault: 'stop' | 'stall', prefix: string, downMs: number, durationMs: number) {
     const acked: string[] = [];
-    const run = await loadThroughOutage(db, {
-      port: server.port,
+    const run = await loadThroughOutage(faulty.database, {
+      port: faulty.port,
       connections: 50,
       durationMs,
       downMs,
@@ -112,11 +92,11 @@ describe('articles-api when the database stops during load', () => {
       unavailableBody: { status: false, code: 'database_unavailable', message: 'The database is unavailable; try again shortly', error_id: expect.any(String) },
     });
     // serves again without a restart
-    const after = await sendRaw(server.port, write(`${prefix}-after`));
+    const after = await sendRaw(faulty.port, write(`${prefix}-after`));
     expect(after.status).toBe(201);
     acked.push(`${prefix}-after`);
     // no acknowledged write is missing (a write cut off mid-way may be stored without an acknowledgement)
-    const stored = new Set((await articleModel(connection).find({}, { title: 1 }).lean()).map((a) => a.title));
+    const stored = new Set((await articleModel(faulty.connection).find({}, { title: 1 }).lean()).map((a) => a.title));
     expect(acked.filter((title) => !stored.has(title))).toEqual([]);
     expect(acked.length).toBeGreaterThan(1);
   }

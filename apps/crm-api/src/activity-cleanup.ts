@@ -1,6 +1,6 @@
 import type { Connection } from 'mongoose';
 import { eventModel } from './events/event.model';
-import { removeFromLists } from './list-removal';
+import { removeFromLists } from '@lib/mongo';
 import { noteModel } from './notes/note.model';
 import { taskModel } from './tasks/task.model';
 

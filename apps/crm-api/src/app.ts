@@ -1,3 +1,4 @@
+import { errorObjectWithStatusBody } from '@lib/errors';
 import { buildServiceApp, DEFAULT_FAILED_ATTEMPTS, disregardAccept, failedAttemptLimit, negotiate, type FailedAttemptSettings, type ServiceDeps } from '@lib/http';
 import { databaseReady } from '@lib/mongo';
 import type { AnyRoute } from '@lib/validation';
@@ -10,7 +11,7 @@ import { bulkService } from './bulk/bulk.service';
 import { contactPresenter } from './contacts/contact.presenter';
 import { contactRoutes } from './contacts/contact.routes';
 import { contactService } from './contacts/contact.service';
-import { crmErrorBody, sendCrmError } from './error-body';
+import { sendCrmError } from './error-body';
 import { crmPager } from './paging';
 import { contactLinks } from './contact-links';
 import { eventRoutes } from './events/event.routes';
@@ -99,7 +100,7 @@ export function createApp({ connection, logger, lifecycle, contactLimit, cursorS
       ...bulkRoutes(bulkService(contacts, accounts)),
       ...filterRoutes(filterService(connection, pager), presentContact, presentDeal),
     ]),
-    errorFormat: crmErrorBody,
+    errorFormat: errorObjectWithStatusBody,
     errorSend: sendCrmError,
     isReady: () => databaseReady(connection),
     bodyLimit: '1mb',

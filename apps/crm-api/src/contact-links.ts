@@ -5,7 +5,7 @@ import { contactModel, type ContactDoc } from './contacts/contact.model';
 import type { ContactPresenter } from './contacts/contact.presenter';
 import type { ContactView } from './contacts/contact.view';
 import { idField } from './fields';
-import { removeFromLists } from './list-removal';
+import { removeFromLists } from '@lib/mongo';
 
 /** Contacts one note, task, event or deal relates (tasks, events and deals show each in full: see page-budget.ts). */
 export const MAX_RELATED_CONTACTS = 10;

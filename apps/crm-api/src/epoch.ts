@@ -1,5 +1,8 @@
 import { intField } from './fields';
 
+/** The time now in epoch seconds (how every stored time is written). */
+export const nowSeconds = () => Math.floor(Date.now() / 1000);
+
 /** Latest accepted time: 9999-12-31T23:59:59Z in epoch seconds. */
 export const MAX_EPOCH = 253_402_300_799;
 

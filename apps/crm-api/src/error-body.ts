@@ -1,22 +1,8 @@
-import type { ErrorBodyFormat, ErrorSender } from '@lib/errors';
+import { errorObjectWithStatusSchema, type ErrorSender } from '@lib/errors';
+import type { z } from '@lib/validation';
 import { negotiate, toXml } from '@lib/http';
 
-interface CrmErrorBody {
-  error: { status: number; code: string; message: string };
-}
-
-/** The CRM error body: `{ error: { status, code, message, fields?, error_id? } }`. */
-export const crmErrorBody: ErrorBodyFormat = ({ status, code, message, details, errorId }) => ({
-  error: {
-    status,
-    code,
-    message,
-    ...(details && { fields: details }),
-    ...(errorId && { error_id: errorId }),
-  },
-});
-
-/** Errors answer `<error>…</error>` when the client asked for XML, JSON otherwise. */
+/** CRM errors (`errorObjectWithStatusBody`) answer `<error>…</error>` when the client asked for XML, JSON otherwise. */
 export const sendCrmError: ErrorSender = (req, res, status, body) => {
   let xml = false;
   try {
@@ -25,6 +11,6 @@ export const sendCrmError: ErrorSender = (req, res, status, body) => {
     // an Accept naming neither JSON nor XML still gets a readable error
   }
   res.status(status);
-  if (xml) res.type('application/xml').send(toXml((body as CrmErrorBody).error, 'error'));
+  if (xml) res.type('application/xml').send(toXml((body as z.infer<typeof errorObjectWithStatusSchema>).error, 'error'));
   else res.json(body);
 };

@@ -1,14 +1,4 @@
-import { z } from '@lib/validation';
-
-export const errorOutput = z.object({
-  error: z.object({
-    status: z.number().int(),
-    code: z.string(),
-    message: z.string(),
-    fields: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
-    error_id: z.string().optional(),
-  }),
-});
+import { errorObjectWithStatusSchema as errorOutput } from '@lib/errors';
 
 const error = (description: string) => ({ description, schema: errorOutput });
 

@@ -7,6 +7,6 @@ export function reply(req: Request, res: Response, body: unknown, xml: { root: s
 }
 
 /** 204 with an empty body: empty lists, unknown ids, deletes and tag calls (spec). */
-export function noContent(res: Response): void {
+export function sendNoContent(res: Response): void {
   res.status(204).end();
 }

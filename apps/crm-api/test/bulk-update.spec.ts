@@ -6,13 +6,9 @@ const ctx = setupCrmApp();
 const stored = () => storedState(ctx.connection);
 const FORM = 'application/x-www-form-urlencoded';
 
-let ann: TestUser;
-let bob: TestUser;
-let zed: TestUser;
+let ann: TestUser, bob: TestUser, zed: TestUser;
 beforeEach(async () => {
-  ann = await ctx.user('acme', 'ann@acme.test');
-  bob = await ctx.user('acme', 'bob@acme.test');
-  zed = await ctx.user('other', 'zed@other.test');
+  ({ ann, colleague: bob, zed } = await ctx.threeUsers());
 });
 
 async function create(user: TestUser, body: object): Promise<number> {

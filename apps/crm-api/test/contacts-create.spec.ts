@@ -1,12 +1,12 @@
 import { create as parseXml } from 'xmlbuilder2';
 import { company, person, setupCrmApp, type TestUser } from './setup-app';
 import { expectError, storedState } from './expectations';
+import { nowSeconds } from '../src/epoch';
 
 /** C3 (POST /dev/api/contacts) and every field rule of the contact resource. */
 const ctx = setupCrmApp();
 const stored = () => storedState(ctx.connection);
 
-const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 const userView = (user: TestUser, domain: string) => ({
   id: user.id,

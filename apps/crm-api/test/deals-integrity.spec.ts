@@ -11,14 +11,10 @@ const ctx = setupCrmApp();
 const h = dealHelpers(ctx);
 const BASE = '/dev/api/opportunity';
 
-let ann: TestUser;
-let bea: TestUser;
-let zed: TestUser;
+let ann: TestUser, bea: TestUser, zed: TestUser;
 let sales: Track;
 beforeEach(async () => {
-  ann = await ctx.user('acme', 'ann@acme.test');
-  bea = await ctx.user('acme', 'bea@acme.test');
-  zed = await ctx.user('other', 'zed@other.test');
+  ({ ann, colleague: bea, zed } = await ctx.threeUsers('bea'));
   sales = await h.createTrack(ann, 'Sales', 'Lead,Demo,Won');
 });
 

@@ -11,15 +11,11 @@ const BASE = '/dev/api/opportunity';
 
 type Deal = Record<string, unknown> & { id: number; count?: number; cursor?: string };
 
-let ann: TestUser;
-let bea: TestUser;
-let zed: TestUser;
+let ann: TestUser, bea: TestUser, zed: TestUser;
 let def: Track;
 let sales: Track;
 beforeEach(async () => {
-  ann = await ctx.user('acme', 'ann@acme.test');
-  bea = await ctx.user('acme', 'bea@acme.test');
-  zed = await ctx.user('other', 'zed@other.test');
+  ({ ann, colleague: bea, zed } = await ctx.threeUsers('bea'));
   def = await h.defaultTrack(ann);
   sales = await h.createTrack(ann, 'Sales', 'Lead,Demo,Won');
 });

@@ -1,4 +1,4 @@
-import { browseDocsPage } from '@lib/http/testing';
+import { browseDocsPage } from '@lib/testing';
 import { setupCrmApp } from './setup-app';
 
 const ctx = setupCrmApp();

@@ -1,4 +1,4 @@
-import { storedDocuments } from '@lib/mongo/testing';
+import { storedDocuments } from '@lib/testing';
 import type { Connection } from 'mongoose';
 import type { Response } from 'supertest';
 

@@ -1,5 +1,4 @@
-import { hostileInputSweep } from '@lib/http/testing';
-import { snapshotDatabase } from '@lib/mongo/testing';
+import { hostileInputSweep, snapshotDatabase } from '@lib/testing';
 import { company, person, setupCrmApp, type TestUser } from './setup-app';
 
 const ctx = setupCrmApp();

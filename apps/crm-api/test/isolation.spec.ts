@@ -1,3 +1,4 @@
+import { escapeRegex } from '@lib/mongo';
 import type { Test } from 'supertest';
 import { company, person, setupCrmApp, type TestUser } from './setup-app';
 
@@ -16,7 +17,7 @@ const MISSING_EMAIL = 'missing@nowhere.test';
 
 /** A response with the probed id or email in its text replaced by a placeholder, for comparing. */
 function normalize(res: { status: number; body: unknown; text: string; headers: Record<string, string> }, probe: string | number) {
-  const escaped = String(probe).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const escaped = escapeRegex(String(probe));
   const swap = (value: unknown): unknown => {
     if (typeof value === 'string') return value.replace(new RegExp(`(?<![\\w.@-])${escaped}(?![\\w@-]|\\.\\w)`, 'g'), '<probe>');
     if (Array.isArray(value)) return value.map(swap);

@@ -9,13 +9,9 @@ const deals = dealHelpers(ctx);
 const Note = () => ctx.connection.collection('notes');
 const stored = () => storedState(ctx.connection);
 
-let ann: TestUser;
-let bob: TestUser;
-let zed: TestUser;
+let ann: TestUser, bob: TestUser, zed: TestUser;
 beforeEach(async () => {
-  ann = await ctx.user('acme', 'ann@acme.test');
-  bob = await ctx.user('acme', 'bob@acme.test');
-  zed = await ctx.user('other', 'zed@other.test');
+  ({ ann, colleague: bob, zed } = await ctx.threeUsers());
 });
 
 describe('owner_id on notes', () => {

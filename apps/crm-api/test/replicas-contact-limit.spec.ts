@@ -1,4 +1,4 @@
-import { useReplicas } from '@lib/http/testing';
+import { useReplicas } from '@lib/testing';
 import { accountModel } from '../src/accounts/account.model';
 import { accountService } from '../src/accounts/account.service';
 import { contactModel } from '../src/contacts/contact.model';

@@ -1,5 +1,5 @@
 import { DEFAULT_FAILED_ATTEMPTS } from '@lib/http';
-import { runScript, useReplicas } from '@lib/http/testing';
+import { runScript, useReplicas } from '@lib/testing';
 import { REVOCATION_BOUND_MS } from '@lib/mongo';
 import { accountService } from '../src/accounts/account.service';
 import { contactModel } from '../src/contacts/contact.model';

@@ -1,8 +1,4 @@
-import { createLifecycle, createLogger } from '@lib/http';
-import { expectOutageAnswered, expectStartsOnceDatabaseAnswers, listenLoopback, loadThroughOutage, runLoad, sendRaw, serverErrors, type RawRequest } from '@lib/http/testing';
-import { connectMongo, ensureIndexes } from '@lib/mongo';
-import { startFaultyDatabase, type FaultyDatabase } from '@lib/mongo/testing';
-import type { Connection } from 'mongoose';
+import { expectOutageAnswered, expectStartsOnceDatabaseAnswers, listenLoopback, loadThroughOutage, runLoad, sendRaw, serverErrors, type RawRequest, useFaultyServiceApp } from '@lib/testing';
 import { accountService } from '../src/accounts/account.service';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
@@ -85,35 +81,24 @@ describe('crm-api under load', () => {
 });
 
 describe('crm-api when the database stops during load', () => {
-  let db: FaultyDatabase;
-  let connection: Connection;
-  let server: Awaited<ReturnType<typeof listenLoopback>>;
   let auth: string;
   let sharedId: number;
-
+  const faulty = useFaultyServiceApp((deps) => createApp({ ...deps, contactLimit: 100_000, cursorSecret: TEST_CURSOR_SECRET }), { dbName: 'crm_fault',
+    seed: async (connection) => {
+      const { apiKey } = await accountService(connection).addUser({ domain: 'acme', email: 'ann@acme.test', owner: true });
+      auth = basic('ann@acme.test', apiKey);
+    },
+  });
   beforeAll(async () => {
-    db = await startFaultyDatabase();
-    connection = await connectMongo({ url: db.url, dbName: 'crm_fault' });
-    const app = createApp({ connection, logger: createLogger('test', 'silent'), lifecycle: createLifecycle(), contactLimit: 100_000, cursorSecret: TEST_CURSOR_SECRET });
-    await ensureIndexes(connection);
-    const { apiKey } = await accountService(connection).addUser({ domain: 'acme', email: 'ann@acme.test', owner: true });
-    auth = basic('ann@acme.test', apiKey);
-    server = await listenLoopback(app);
-    const shared = await sendRaw(server.port, { method: 'post', url: '/dev/api/contacts', headers: { ...json, Authorization: auth }, body: JSON.stringify(person('Shared')) });
+    const shared = await sendRaw(faulty.port, { method: 'post', url: '/dev/api/contacts', headers: { ...json, Authorization: auth }, body: JSON.stringify(person('Shared')) });
     sharedId = JSON.parse(shared.text).id;
-  }, 30_000);
-
-  afterAll(async () => {
-    await server?.close();
-    await connection?.close();
-    await db?.close();
   });
 
   /** Load with the database stopped or stalled for `downMs`; what both tests check. */
   async function throughOutage(fault: 'stop' | 'stall', prefix: string, downMs: number, durationMs: number) {
     const acked = acknowledgements();
-    const run = await loadThroughOutage(db, {
-      port: server.port,
+    const run = await loadThroughOutage(faulty.database, {
+      port: faulty.port,
       connections: 50,
       durationMs,
       downMs,
@@ -129,9 +114,9 @@ describe('crm-api when the database stops during load', () => {
       unavailableBody: { error: { status: 503, code: 'database_unavailable', message: 'The database is unavailable; try again shortly', error_id: expect.any(String) } },
     });
 
-    const after = await sendRaw(server.port, { method: 'get', url: `/dev/api/contacts/${sharedId}`, headers: { ...json, Authorization: auth } });
+    const after = await sendRaw(faulty.port, { method: 'get', url: `/dev/api/contacts/${sharedId}`, headers: { ...json, Authorization: auth } });
     expect(after.status).toBe(200);
-    const Contact = contactModel(connection);
+    const Contact = contactModel(faulty.connection);
     const stored = new Set((await Contact.find({ emails: /@load\.test$/ }).lean()).map((c) => c.emails[0]));
     expect(acked.emails.filter((email) => !stored.has(email))).toEqual([]);
     const tags = Object.keys((await Contact.findById(sharedId).lean())!.tag_times);

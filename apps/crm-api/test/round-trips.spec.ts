@@ -1,4 +1,4 @@
-import { logCommands, type CommandLog, type LoggedCommand } from '@lib/mongo/testing';
+import { logCommands, type CommandLog, type LoggedCommand } from '@lib/testing';
 import { dealHelpers } from './deal-helpers';
 import { person, setupCrmApp, type TestUser } from './setup-app';
 

@@ -1,5 +1,4 @@
-import { crossTenantSweep, securitySweep } from '@lib/http/testing';
-import { snapshotDatabase } from '@lib/mongo/testing';
+import { crossTenantSweep, securitySweep, snapshotDatabase } from '@lib/testing';
 import { company, person, setupCrmApp, type TestUser } from './setup-app';
 
 const ctx = setupCrmApp();

@@ -1,5 +1,5 @@
 import type { FailedAttemptSettings } from '@lib/http';
-import { useServiceApp } from '@lib/http/testing';
+import { useServiceApp } from '@lib/testing';
 import request from 'supertest';
 import { accountModel } from '../src/accounts/account.model';
 import { accountService } from '../src/accounts/account.service';
@@ -51,6 +51,13 @@ export function setupCrmApp(options: { contactLimit?: number; monitorCommands?: 
     async user(domain: string, email: string, options: { admin?: boolean } = {}): Promise<TestUser> {
       const { user, apiKey } = await ctx.accounts().addUser({ domain, email, admin: options.admin });
       return { id: user._id, account: user.account, email, apiKey, auth: `Basic ${Buffer.from(`${email}:${apiKey}`).toString('base64')}` };
+    },
+
+    /** Ann and a colleague (Bob unless named) of the account acme, and Zed of another account, made in that order. */
+    async threeUsers(colleague = 'bob'): Promise<{ ann: TestUser; colleague: TestUser; zed: TestUser }> {
+      const ann = await ctx.user('acme', 'ann@acme.test');
+      const other = await ctx.user('acme', `${colleague}@acme.test`);
+      return { ann, colleague: other, zed: await ctx.user('other', 'zed@other.test') };
     },
 
     /** supertest agent methods that send the user's credentials and ask for JSON. */

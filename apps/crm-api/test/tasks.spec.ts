@@ -11,13 +11,9 @@ const storedTasks = () => Tasks().find().sort({ _id: 1 }).toArray();
 const DAY = 86_400;
 const now = () => Math.floor(Date.now() / 1000);
 
-let ann: TestUser;
-let bob: TestUser;
-let zed: TestUser;
+let ann: TestUser, bob: TestUser, zed: TestUser;
 beforeEach(async () => {
-  ann = await ctx.user('acme', 'ann@acme.test');
-  bob = await ctx.user('acme', 'bob@acme.test');
-  zed = await ctx.user('other', 'zed@other.test');
+  ({ ann, colleague: bob, zed } = await ctx.threeUsers());
 });
 
 const base = { subject: 'Call Ann', type: 'CALL', priority_type: 'HIGH', due: 1_900_000_000 };

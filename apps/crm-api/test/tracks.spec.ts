@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { create as parseXml } from 'xmlbuilder2';
-import { useServiceApp } from '@lib/http/testing';
+import { useServiceApp } from '@lib/testing';
 import { accountService } from '../src/accounts/account.service';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';

@@ -1,18 +1,16 @@
 import { createHmac } from 'node:crypto';
-import { unauthorized } from '@lib/errors';
-import { bodyParsers, buildServiceApp, failedAttemptLimit, type ServiceDeps } from '@lib/http';
+import { errorObjectBody, unauthorized } from '@lib/errors';
+import { bearerToken, bodyParsers, buildServiceApp, failedAttemptLimit, secretMatcher, type ServiceDeps } from '@lib/http';
 import { databaseReady } from '@lib/mongo';
 import { keysetPager } from '@lib/paging';
 import type { RequestHandler } from 'express';
-import { accessTokenOf, bearerOf } from './auth/access-token';
+import { accessTokenOf } from './auth/access-token';
 import { authRoutes } from './auth/auth.routes';
 import { basicWithMasterKey } from './auth/basic-auth';
 import { jwtAuth } from './auth/jwt-auth';
-import { masterKeyMatcher } from './auth/master-key';
 import { AUTH_LIMIT_NAME, DEFAULT_AUTH_LIMIT, type RateLimitSettings } from './auth/rate-limit';
 import type { TokenSettings } from './auth/tokens';
 import { companyRoutes } from './companies/company.routes';
-import { newsErrorBody } from './error-body';
 import { feedSync, type FeedSync } from './feeds/feed-sync';
 import type { Publisher } from './feeds/feeds-config';
 import type { FetchLimits } from './feeds/fetch-feed';
@@ -47,7 +45,7 @@ export function createApp(config: NewsAppConfig) {
   const pager = keysetPager(createHmac('sha256', config.jwt.secret).update('news-api page cursors').digest('hex'));
   const users = userService(connection, { pager, tokenUserTtlMs: config.tokenUserTtlMs });
   const auth = jwtAuth(users, config.jwt);
-  const isMasterKey = masterKeyMatcher(config.masterKey);
+  const isMasterKey = secretMatcher(config.masterKey);
 
   // Routes that read the master key or a token from the body parse it before checking it.
   const parseBody = bodyParsers({ limit: '16kb' });
@@ -57,7 +55,7 @@ export function createApp(config: NewsAppConfig) {
     next(isMasterKey(accessTokenOf(req)) ? undefined : unauthorized('The master key is missing or wrong: send it as access_token', { 'WWW-Authenticate': 'Bearer realm="news"' }));
   const [signedIn, adminRole] = auth.requireRole('admin');
   const adminOrMasterKey: RequestHandler = (req, res, next) => {
-    if (isMasterKey(bearerOf(req)) || isMasterKey(accessTokenOf(req))) return next();
+    if (isMasterKey(bearerToken(req.headers)) || isMasterKey(accessTokenOf(req))) return next();
     signedIn(req, res, (err?: unknown) => (err ? next(err) : adminRole(req, res, next)));
   };
   const sync = config.sync ?? feedSync({ connection, logger, publishers: config.publishers, limits: config.fetchLimits });
@@ -73,7 +71,7 @@ export function createApp(config: NewsAppConfig) {
       ...newsRoutes(newsService(connection, pager), { requireUser: auth.requireUser, sourceIds: config.publishers.map((p) => p.id) }),
       ...companyRoutes(auth.requireUser),
     ],
-    errorFormat: newsErrorBody,
+    errorFormat: errorObjectBody,
     isReady: () => databaseReady(connection),
     bodyLimit: '16kb',
     responseHeaders: { [VERSION_HEADER]: VERSION },

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createLifecycle, createLogger } from '@lib/http';
 import { connectMongo } from '@lib/mongo';
-import { useTestDatabase } from '@lib/mongo/testing';
+import { useTestDatabase } from '@lib/testing';
 import request from 'supertest';
 import { createApp, VERSION } from '../src/app';
 import { JWT_SECRET, MASTER_KEY, setupNewsApp, TEST_PUBLISHERS } from './setup-app';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { expectSurvivesBurst, sendRaw, useProductionApp, worstRequests, type OpenApiPaths, type RawRequest } from '@lib/http/testing';
+import { expectSurvivesBurst, sendRaw, useProductionApp, worstRequests, type OpenApiPaths, type RawRequest } from '@lib/testing';
 import { nextSequence } from '@lib/mongo';
 import { createConnection, type Connection } from 'mongoose';
 import { hashPassword } from '../src/auth/passwords';

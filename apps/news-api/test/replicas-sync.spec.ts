@@ -1,7 +1,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { useReplicas } from '@lib/http/testing';
+import { useReplicas } from '@lib/testing';
 import { leaseHolder } from '@lib/mongo';
 import { syncRunModel } from '../src/feeds/sync-run.model';
 import { sourceModel } from '../src/feeds/source.model';

@@ -1,4 +1,4 @@
-import { useReplicas } from '@lib/http/testing';
+import { useReplicas } from '@lib/testing';
 import { REVOCATION_BOUND_MS } from '@lib/mongo';
 import { DEFAULT_AUTH_LIMIT } from '../src/auth/rate-limit';
 import { userModel } from '../src/users/user.model';

@@ -1,8 +1,4 @@
-import { createLifecycle, createLogger } from '@lib/http';
-import { expectOutageAnswered, expectStartsOnceDatabaseAnswers, listenLoopback, loadThroughOutage, runLoad, sendRaw, serverErrors, type RawRequest } from '@lib/http/testing';
-import { connectMongo, ensureIndexes } from '@lib/mongo';
-import { startFaultyDatabase, type FaultyDatabase } from '@lib/mongo/testing';
-import type { Connection } from 'mongoose';
+import { expectOutageAnswered, expectStartsOnceDatabaseAnswers, listenLoopback, loadThroughOutage, runLoad, sendRaw, serverErrors, type RawRequest, useFaultyServiceApp } from '@lib/testing';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { newsService } from '../src/service';
@@ -72,39 +68,19 @@ describe('news-api under load', () => {
 });
 
 describe('news-api when the database stops during load', () => {
-  let db: FaultyDatabase;
-  let connection: Connection;
-  let server: Awaited<ReturnType<typeof listenLoopback>>;
   let bearer: Record<string, string>;
-
-  beforeAll(async () => {
-    db = await startFaultyDatabase();
-    connection = await connectMongo({ url: db.url, dbName: 'news_fault' });
-    const app = createApp({
-      connection,
-      logger: createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent'),
-      lifecycle: createLifecycle(),
-      masterKey: MASTER_KEY,
-      jwt: { secret: JWT_SECRET, expiresInSeconds: 3600 },
-      publishers: TEST_PUBLISHERS,
-    });
-    await ensureIndexes(connection);
-    bearer = (await storeUser(connection, 'reader@example.com')).bearer;
-    await storeArticles(connection);
-    server = await listenLoopback(app);
-  }, 30_000);
-
-  afterAll(async () => {
-    await server?.close();
-    await connection?.close();
-    await db?.close();
+  const faulty = useFaultyServiceApp((deps) => createApp({ ...deps, masterKey: MASTER_KEY, jwt: { secret: JWT_SECRET, expiresInSeconds: 3600 }, publishers: TEST_PUBLISHERS }), { dbName: 'news_fault',
+    seed: async (connection) => {
+      bearer = (await storeUser(connection, 'reader@example.com')).bearer;
+      await storeArticles(connection);
+    },
   });
 
   /** Load with the database stopped or stalled for `downMs`; what both tests check. */
   async function throughOutage(fault: 'stop' | 'stall', prefix: string, downMs: number, durationMs: number) {
     const acked = acknowledgedEmails();
-    const run = await loadThroughOutage(db, {
-      port: server.port,
+    const run = await loadThroughOutage(faulty.database, {
+      port: faulty.port,
       connections: 50,
       durationMs,
       downMs,
@@ -118,12 +94,12 @@ describe('news-api when the database stops during load', () => {
     expectOutageAnswered(run, { statuses: ['200', '201', '503'], unavailableBody: { error: { code: 'database_unavailable', message: 'The database is unavailable; try again shortly', error_id: expect.any(String) } } });
 
     // serves again without a restart: a read and a write
-    expect((await sendRaw(server.port, { method: 'get', url: '/news?company=BHP', headers: { ...json, ...bearer } })).status).toBe(200);
+    expect((await sendRaw(faulty.port, { method: 'get', url: '/news?company=BHP', headers: { ...json, ...bearer } })).status).toBe(200);
     const after = mixedTraffic(bearer, `${prefix}after`, 1)(0, 0);
-    acked.record(after, (await sendRaw(server.port, after)).status);
+    acked.record(after, (await sendRaw(faulty.port, after)).status);
     expect(acked.emails).toContain(`${prefix}after0x0@load.test`);
     // no acknowledged write is missing (a write cut off mid-way may be stored without an acknowledgement)
-    const stored = new Set((await userModel(connection).find({}, { email: 1 }).lean()).map((u) => u.email));
+    const stored = new Set((await userModel(faulty.connection).find({}, { email: 1 }).lean()).map((u) => u.email));
     expect(acked.emails.filter((email) => !stored.has(email))).toEqual([]);
   }
 

@@ -1,4 +1,4 @@
-import { useServiceApp } from '@lib/http/testing';
+import { useServiceApp } from '@lib/testing';
 import request from 'supertest';
 import { createApp, type NewsAppConfig } from '../src/app';
 import type { Publisher } from '../src/feeds/feeds-config';
@@ -15,7 +15,7 @@ export type TestOptions = Partial<Pick<NewsAppConfig, 'authLimit' | 'jwt' | 'tok
   /** The publishers, given the local fixture server that serves their feeds. */
   publishers?: (feeds: FeedServer) => Publisher[];
   fetchLimits?: FetchLimits;
-  /** Record the driver's commands (for logCommands from @lib/mongo/testing). */
+  /** Record the driver's commands (for logCommands from @lib/testing). */
   monitorCommands?: boolean;
 };
 

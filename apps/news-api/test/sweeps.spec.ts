@@ -1,5 +1,4 @@
-import { crossTenantSweep, hostileInputSweep, roleSweep, securitySweep, type SecuritySweepTarget } from '@lib/http/testing';
-import { snapshotDatabase } from '@lib/mongo/testing';
+import { crossTenantSweep, hostileInputSweep, roleSweep, securitySweep, type SecuritySweepTarget, snapshotDatabase } from '@lib/testing';
 import type { AnyRoute } from '@lib/validation';
 import request from 'supertest';
 import { badTokens, PASSWORD, storeArticles, storeUser, type StoredUser } from './sweep-fixture';

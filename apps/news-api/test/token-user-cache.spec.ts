@@ -1,4 +1,4 @@
-import { logCommands, type CommandLog } from '@lib/mongo/testing';
+import { logCommands, type CommandLog } from '@lib/testing';
 import request from 'supertest';
 import { setupNewsApp } from './setup-app';
 import { storeUser, type StoredUser } from './sweep-fixture';

@@ -1,7 +1,7 @@
+import { errorObjectBody } from '@lib/errors';
 import { buildServiceApp, requireApiKey, type ServiceDeps } from '@lib/http';
 import { databaseReady } from '@lib/mongo';
 import { keysetPager } from '@lib/paging';
-import { usersErrorBody } from './error-body';
 import { userRoutes } from './users/user.routes';
 import { userService } from './users/user.service';
 
@@ -19,7 +19,7 @@ export function createApp({ connection, logger, lifecycle, apiKey, cursorSecret 
     logger,
     lifecycle,
     routes: userRoutes(userService(connection, keysetPager(cursorSecret)), requireApiKey(apiKey)),
-    errorFormat: usersErrorBody,
+    errorFormat: errorObjectBody,
     isReady: () => databaseReady(connection),
     openapi: {
       title: 'Users API',

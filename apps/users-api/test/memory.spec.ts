@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { expectSurvivesBurst, sendRaw, useProductionApp, worstRequests, type OpenApiPaths, type RawRequest } from '@lib/http/testing';
+import { expectSurvivesBurst, sendRaw, useProductionApp, worstRequests, type OpenApiPaths, type RawRequest } from '@lib/testing';
 import { DEFAULT_BODY_LIMIT, limitBytes } from '@lib/http';
 import { createConnection, type Connection } from 'mongoose';
 import { AGE_MAX, CITY_MAX, MAX_PAGE, NAME_MAX } from '../src/users/user.schemas';

@@ -1,4 +1,4 @@
-import { logCommands, type CommandLog } from '@lib/mongo/testing';
+import { logCommands, type CommandLog } from '@lib/testing';
 import request from 'supertest';
 import { setupUsersApp } from './setup-app';
 

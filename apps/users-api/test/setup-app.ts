@@ -1,4 +1,4 @@
-import { useServiceApp } from '@lib/http/testing';
+import { useServiceApp } from '@lib/testing';
 import { createApp } from '../src/app';
 import { userModel } from '../src/users/user.model';
 

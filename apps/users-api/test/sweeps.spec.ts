@@ -1,5 +1,4 @@
-import { hostileInputSweep, securitySweep, type SecuritySweepTarget } from '@lib/http/testing';
-import { snapshotDatabase } from '@lib/mongo/testing';
+import { hostileInputSweep, securitySweep, type SecuritySweepTarget, snapshotDatabase } from '@lib/testing';
 import type { AnyRoute } from '@lib/validation';
 import { setupUsersApp } from './setup-app';
 

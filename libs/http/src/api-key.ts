@@ -1,16 +1,12 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { unauthorized } from '@lib/errors';
 import type { RequestHandler } from 'express';
-
-const digest = (value: string) => createHash('sha256').update(value).digest();
+import { bearerToken, secretMatcher } from './secrets';
 
 /** The key a client sent, as `X-API-Key: <key>` or `Authorization: Bearer <key>`. */
 function presentedKey(headers: Record<string, string | string[] | undefined>): string | undefined {
   const header = headers['x-api-key'];
   if (typeof header === 'string') return header;
-  const auth = headers.authorization;
-  if (typeof auth === 'string' && /^Bearer /i.test(auth)) return auth.slice(7).trim();
-  return undefined;
+  return bearerToken(headers);
 }
 
 /**
@@ -19,13 +15,13 @@ function presentedKey(headers: Record<string, string | string[] | undefined>): s
  */
 export function requireApiKey(key: string | undefined): RequestHandler {
   if (!key) return (_req, _res, next) => next();
-  const expected = digest(key);
+  const matches = secretMatcher(key);
   return (req, _res, next) => {
     const given = presentedKey(req.headers);
     if (given === undefined) {
       return next(unauthorized('An API key is required: send it as X-API-Key or Authorization: Bearer', { 'WWW-Authenticate': 'Bearer' }));
     }
-    if (!timingSafeEqual(digest(given), expected)) {
+    if (!matches(given)) {
       return next(unauthorized('The API key is not valid', { 'WWW-Authenticate': 'Bearer error="invalid_token"' }));
     }
     next();

@@ -1,6 +1,6 @@
 import { errorHandler } from '@lib/errors';
 import express from 'express';
-import { listenLoopback, sendRaw } from './sweeps/raw-client';
+import { listenLoopback, sendRaw } from '@lib/testing';
 import { hasHeavyBody, heavyRequestGate } from './heavy-request-gate';
 import http from 'node:http';
 import net from 'node:net';

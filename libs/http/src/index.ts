@@ -10,6 +10,7 @@ export * from './logger';
 export * from './negotiate';
 export * from './request-id';
 export * from './run-service';
+export * from './secrets';
 export * from './security-headers';
 export * from './serve';
 export * from './shutdown-settings';

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { startFaultyDatabase, type FaultyDatabase } from '@lib/mongo/testing';
+import { startFaultyDatabase, type FaultyDatabase } from '@lib/testing';
 import { defineRoute, z } from '@lib/validation';
 import express from 'express';
 import { Schema } from 'mongoose';

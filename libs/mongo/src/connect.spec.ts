@@ -3,7 +3,7 @@ import { toHttpError } from '@lib/errors';
 import { Schema } from 'mongoose';
 import { driverCollection } from './driver-collection';
 import { connectMongo, createConnection, DATABASE_TIME_LIMITS, databaseReady, DEFAULT_POOL_SIZE, ensureIndexes, openConnection } from './connect';
-import { useTestDatabase } from './testing';
+import { useTestDatabase } from '@lib/testing';
 
 /** A local port nothing listens on. */
 async function unusedPort(): Promise<number> {

@@ -1,4 +1,4 @@
-import { useTestDatabase } from './testing';
+import { useTestDatabase } from '@lib/testing';
 import { Schema } from 'mongoose';
 import { forgetHeldIds, idSequence, INSERT_TOKEN, insertTokenField, insertWithSequenceId, MAX_ID_ATTEMPTS, nextSequence } from './counter';
 

@@ -1,8 +1,7 @@
 import type { Connection } from 'mongoose';
 import { connectMongo } from './connect';
-import { useTestDatabase } from './testing';
-import { startFaultyDatabase, type FaultyDatabase } from './testing/faulty-database';
-import { leaseHolder, tryLease, withLease } from './lease';
+import { useTestDatabase, startFaultyDatabase, type FaultyDatabase } from '@lib/testing';
+import { leaseHolder, tryLease } from './lease';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -75,18 +74,6 @@ describe('leases', () => {
     expect(lease!.lost.aborted).toBe(false);
     expect(await leaseHolder(db.connection, 'job')).toBe(lease!.token);
     await lease!.release();
-  });
-
-  it('withLease runs the work holding the lease and releases it, also when the work throws', async () => {
-    const ran = await withLease(db.connection, 'job', { ttlMs: 10_000 }, async (lease) => {
-      expect(await leaseHolder(db.connection, 'job')).toBe(lease.token);
-      expect(await withLease(db.connection, 'job', { ttlMs: 10_000 }, async () => 'twice')).toEqual({ ran: false });
-      return 42;
-    });
-    expect(ran).toEqual({ ran: true, value: 42 });
-    expect(await leaseHolder(db.connection, 'job')).toBeUndefined();
-    await expect(withLease(db.connection, 'job', { ttlMs: 10_000 }, async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
-    expect(await leaseHolder(db.connection, 'job')).toBeUndefined();
   });
 });
 

@@ -101,23 +101,3 @@ export async function leaseHolder(connection: Connection, name: string): Promise
   const doc = await leases(connection).findOne({ _id: name });
   return doc?.holder && doc.expires_at.getTime() > Date.now() ? doc.holder : undefined;
 }
-
-/**
- * Runs `work` holding the named lease, renewed while it runs and released after (whether it
- * succeeded or threw); `work` gets the held lease and should stop when `lease.lost` aborts.
- * Answers `{ ran: false }` without running when another process holds the lease.
- */
-export async function withLease<T>(
-  connection: Connection,
-  name: string,
-  options: LeaseOptions,
-  work: (lease: HeldLease) => Promise<T>,
-): Promise<{ ran: true; value: T } | { ran: false }> {
-  const lease = await tryLease(connection, name, options);
-  if (!lease) return { ran: false };
-  try {
-    return { ran: true, value: await work(lease) };
-  } finally {
-    await lease.release();
-  }
-}

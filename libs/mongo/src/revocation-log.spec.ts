@@ -1,9 +1,8 @@
 import type { Connection } from 'mongoose';
 import { connectMongo, ensureIndexes } from './connect';
-import { revocableCache } from './revocable-cache';
+import { revocableCache } from '@lib/cache';
 import { REVOCATION_BOUND_MS, revocationLog } from './revocation-log';
-import { useTestDatabase } from './testing';
-import { startFaultyDatabase, type FaultyDatabase } from './testing/faulty-database';
+import { useTestDatabase, startFaultyDatabase, type FaultyDatabase } from '@lib/testing';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

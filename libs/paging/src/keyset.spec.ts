@@ -1,4 +1,4 @@
-import { useTestDatabase } from '@lib/mongo/testing';
+import { useTestDatabase } from '@lib/testing';
 import { Schema, Types } from 'mongoose';
 import { z } from 'zod';
 import { CursorCodec } from './cursor';

@@ -1,6 +1,6 @@
 import { HttpError } from '@lib/errors';
 import { driverCollection } from '@lib/mongo';
-import { useTestDatabase } from '@lib/mongo/testing';
+import { useTestDatabase } from '@lib/testing';
 import { Schema, type Model } from 'mongoose';
 import { CursorCodec } from './cursor';
 import type { SortKey } from './keyset';

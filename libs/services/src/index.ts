@@ -2,3 +2,4 @@ export * from './service-table';
 export * from './node-flags';
 export * from './probe-paths';
 export * from './probe-path-spellings';
+export * from './free-port';

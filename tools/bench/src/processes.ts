@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import net from 'node:net';
+import { freePort } from '@lib/services';
 
 export interface Service {
   name: string;
@@ -10,17 +10,6 @@ export interface Service {
   stop(): Promise<void>;
 }
 
-/** A port nobody listens on right now (the machine is shared: never assume the default ports). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Polls `GET /readyz` until it answers 200; resolves with the time that took. */
 export async function waitReady(port: number, timeoutMs = 60_000): Promise<number> {

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { SERVICES } from '@lib/services';
-import { freePort, waitReady } from './processes';
+import { freePort } from '@lib/services';
+import { waitReady } from './processes';
 
 /**
  * Time from `npm start` (build step included, usually cached) to every service answering

@@ -1,1 +1,1 @@
-export { bundleApp, bundleProject } from '@lib/http/testing';
+export { bundleApp, bundleProject } from '@lib/testing';

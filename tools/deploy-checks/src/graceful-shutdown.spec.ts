@@ -1,3 +1,4 @@
+import { freePort } from '@lib/services';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -17,13 +18,6 @@ import { fromRoot } from './workspace';
 const READINESS_DELAY_MS = 2_000;
 const DRAIN_LIMIT_MS = 8_000;
 
-async function freePort(): Promise<number> {
-  const server = net.createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 function get(port: number, urlPath: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {

@@ -1,6 +1,6 @@
+import { freePort } from '@lib/services';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer, get } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SERVICE_NODE_FLAGS, type ServiceEntry } from '@lib/services';
@@ -39,13 +39,6 @@ const row = (name: string, subdomain: string): ServiceEntry => ({
 });
 const services = [row('alpha-api', 'alpha'), row('beta-api', 'beta')];
 
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 function fetchText(port: number, urlPath: string, host?: string): Promise<string> {
   return fetchReply(port, urlPath, host).then((reply) => reply.body);

@@ -1,6 +1,7 @@
 import { defineRoute, type AnyRoute } from '@lib/validation';
 import type { RequestHandler } from 'express';
-import { articleInput, errorEnvelope, idParams, listEnvelope, listQuery, singleEnvelope } from './article.schemas';
+import { flatErrorSchema as errorEnvelope } from '@lib/errors';
+import { articleInput, idParams, listEnvelope, listQuery, singleEnvelope } from './article.schemas';
 import type { ArticleService } from './article.service';
 import { articleView } from './article.view';
 

@@ -42,11 +42,3 @@ export const listEnvelope = z.object({
   total: z.number().int().meta({ description: 'Number of all articles' }),
   data: z.array(articleOutput),
 });
-
-export const errorEnvelope = z.object({
-  status: z.literal(false),
-  code: z.string(),
-  message: z.string(),
-  errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
-  error_id: z.string().optional(),
-});

@@ -5,8 +5,8 @@ import { credentialCache } from '../auth/credential-cache';
 import { accountModel, type AccountDoc } from './account.model';
 import { apiKeyMatches, generateApiKey, hashApiKey } from './api-key';
 import { domainUserModel, type DomainUserDoc } from './domain-user.model';
+import { nowSeconds } from '../epoch';
 
-const nowSeconds = () => Math.floor(Date.now() / 1000);
 const LOGIN_TOUCH_SECONDS = 300;
 
 const noSuchUser = (email: string) => new HttpError(404, 'user_not_found', `No user has the email ${email}`);

@@ -1,6 +1,7 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { sameBytes, sha256 } from '@lib/http';
+import { randomBytes } from 'node:crypto';
 
-export const hashApiKey = (key: string) => createHash('sha256').update(key, 'utf8').digest('hex');
+export const hashApiKey = (key: string) => sha256(key).toString('hex');
 
 /** A new API key: 32 random bytes, URL-safe. */
 export const generateApiKey = () => randomBytes(32).toString('base64url');
@@ -8,7 +9,5 @@ export const generateApiKey = () => randomBytes(32).toString('base64url');
 /** Compares a presented key with a stored hash in constant time. */
 export function apiKeyMatches(presented: string, storedHash: string | null): boolean {
   if (!storedHash) return false;
-  const given = Buffer.from(hashApiKey(presented), 'hex');
-  const stored = Buffer.from(storedHash, 'hex');
-  return given.length === stored.length && timingSafeEqual(given, stored);
+  return sameBytes(sha256(presented), Buffer.from(storedHash, 'hex'));
 }

@@ -1,4 +1,5 @@
-import { revocableCache, revocationLog, type RevocationLog } from '@lib/mongo';
+import { revocableCache } from '@lib/cache';
+import { revocationLog, type RevocationLog } from '@lib/mongo';
 import type { Connection } from 'mongoose';
 import { apiKeyMatches } from '../accounts/api-key';
 import type { DomainUserDoc } from '../accounts/domain-user.model';

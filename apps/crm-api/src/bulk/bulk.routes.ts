@@ -1,7 +1,7 @@
 import { defineRoute, type AnyRoute } from '@lib/validation';
 import { currentUser } from '../auth/basic-auth';
 import { commonErrors } from '../errors.outputs';
-import { noContent } from '../reply';
+import { sendNoContent } from '../reply';
 import { bulkForm, bulkQuery, MAX_BULK_IDS } from './bulk.schemas';
 import type { BulkService } from './bulk.service';
 
@@ -19,7 +19,7 @@ export function bulkRoutes(bulk: BulkService): AnyRoute[] {
       responses: { 204: { description: 'Done' }, ...commonErrors },
       handler: async ({ query, body }, req, res) => {
         await bulk.run(currentUser(req).account, query.action_type, body, query.owner);
-        noContent(res);
+        sendNoContent(res);
       },
     }),
   ];

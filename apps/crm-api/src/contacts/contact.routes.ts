@@ -7,7 +7,7 @@ import { userView } from '../accounts/user.view';
 import { currentUser } from '../auth/basic-auth';
 import { commonErrors, limitError, noContent, notFoundError } from '../errors.outputs';
 import { shapePage, type Page } from '../paging';
-import { noContent as sendNoContent, reply } from '../reply';
+import { reply, sendNoContent } from '../reply';
 import { isEmail } from './contact-rules';
 import type { ContactDoc } from './contact.model';
 import { contactListOutput, contactOutput } from './contact.outputs';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { HttpError, badRequest, conflict, toHttpError, validationFailed } from '@lib/errors';
-import { driverCollection, idSequence, insertWithSequenceId } from '@lib/mongo';
+import { driverCollection, escapeRegex, idSequence, insertWithSequenceId, retryWhileRaced } from '@lib/mongo';
 import type { Connection } from 'mongoose';
 import type { DomainUserDoc } from '../accounts/domain-user.model';
 import { removeContactFromActivities } from '../activity-cleanup';
@@ -12,6 +12,7 @@ import { contactModel, type ContactDoc, type Property } from './contact.model';
 import type { ContactInput } from './contact.schemas';
 import { contactSlots, type SlotReservation } from './contact-slots';
 import { emailClaims } from './email-claims';
+import { nowSeconds } from '../epoch';
 
 const CAMPAIGN_LISTS = ['campaignStatus', 'unsubscribeStatus', 'emailBounceStatus'] as const;
 /** How long an edit may hold a contact, and how long another edit waits for it. */
@@ -24,7 +25,6 @@ const LEASE_WAIT_MS = 15_000;
  */
 const CONTACT_ID_BLOCK = 20;
 
-const nowSeconds = () => Math.floor(Date.now() / 1000);
 const tagsOf = (doc: Pick<ContactDoc, 'tag_times'>) => Object.keys(doc.tag_times ?? {});
 const tagPath = (tag: string) => `tag_times.${tag}`;
 /** A property as the model stores it: its fields in schema order, absent ones left out. */
@@ -122,18 +122,20 @@ export function contactService(connection: Connection, options: ContactServiceOp
    */
   async function withLease<T>(account: number, id: number, work: (token: string) => Promise<T>): Promise<T> {
     const token = randomUUID();
-    const deadline = Date.now() + LEASE_WAIT_MS;
-    for (let attempt = 0; ; attempt++) {
-      const now = Date.now();
-      const taken = await Contact.updateOne(
-        { _id: id, account, $or: [{ lock: { $exists: false } }, { lock_until: { $lt: now } }] },
-        { $set: { lock: token, lock_until: now + LEASE_MS } },
-      );
-      if (taken.matchedCount) break;
-      if (!(await Contact.exists({ _id: id, account }))) throw contactNotFound(`with id ${id}`);
-      if (Date.now() > deadline) throw conflict(`Contact ${id} is being changed by other requests; try again`);
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 ** attempt)));
-    }
+    await retryWhileRaced(
+      async () => {
+        const now = Date.now();
+        const taken = await Contact.updateOne(
+          { _id: id, account, $or: [{ lock: { $exists: false } }, { lock_until: { $lt: now } }] },
+          { $set: { lock: token, lock_until: now + LEASE_MS } },
+        );
+        if (taken.matchedCount) return true;
+        if (!(await Contact.exists({ _id: id, account }))) throw contactNotFound(`with id ${id}`);
+        return undefined;
+      },
+      () => conflict(`Contact ${id} is being changed by other requests; try again`),
+      { attempts: Infinity, withinMs: LEASE_WAIT_MS },
+    );
     try {
       return await work(token);
     } finally {
@@ -459,7 +461,7 @@ export function contactService(connection: Connection, options: ContactServiceOp
 
     /** Search by the start of a name, email, company or title (case-sensitive, convention 4). */
     search(account: number, q: string, type: string | undefined, params: { page_size: number; cursor?: string }): Promise<Page<ContactDoc>> {
-      const prefix = new RegExp(`^${q.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`);
+      const prefix = new RegExp(`^${escapeRegex(q)}`);
       const filter = {
         ...(type && { type }),
         properties: { $elemMatch: { name: { $in: ['first_name', 'last_name', 'name', 'email', 'company', 'title'] }, value: prefix } },

@@ -1,5 +1,5 @@
 import type { Connection } from 'mongoose';
-import { removeFromLists } from '../list-removal';
+import { removeFromLists } from '@lib/mongo';
 import { dealModel } from './deal.model';
 
 /** Removes the contact ids from the contact_ids of the deals matching `filter`, each deal atomically. */

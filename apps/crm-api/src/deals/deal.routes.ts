@@ -8,7 +8,7 @@ import { isEmail } from '../contacts/contact-rules';
 import type { ContactService } from '../contacts/contact.service';
 import { commonErrors, notFoundError } from '../errors.outputs';
 import { shapePage, type Page } from '../paging';
-import { noContent as sendNoContent, reply } from '../reply';
+import { reply, sendNoContent } from '../reply';
 import type { TrackDoc } from '../tracks/track.model';
 import type { TrackService } from '../tracks/track.service';
 import type { DealDoc } from './deal.model';

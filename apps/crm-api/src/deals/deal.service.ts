@@ -1,5 +1,5 @@
 import { HttpError, conflict, validationFailed, type FieldIssue } from '@lib/errors';
-import { DATABASE_TIME_LIMITS, driverCollection, idSequence, insertWithSequenceId } from '@lib/mongo';
+import { DATABASE_TIME_LIMITS, driverCollection, idSequence, insertWithSequenceId, retryWhileRaced } from '@lib/mongo';
 import type { Connection } from 'mongoose';
 import { domainUserModel } from '../accounts/domain-user.model';
 import { contactModel } from '../contacts/contact.model';
@@ -9,10 +9,9 @@ import { removeDealsFromNotes } from '../activity-cleanup';
 import { removeContactsFromDeals } from './deal-contacts';
 import { dealModel, type DealDoc } from './deal.model';
 import type { DealInput, DealPatch } from './deal.schemas';
+import { nowSeconds } from '../epoch';
 
-const nowSeconds = () => Math.floor(Date.now() / 1000);
 /** Partial updates that move a deal are compare-and-set on its placement; retried this often. */
-const MAX_ATTEMPTS = 20;
 
 export const dealNotFound = (id: number) => new HttpError(404, 'deal_not_found', `No deal with id ${id}`);
 
@@ -187,16 +186,17 @@ export function dealService(connection: Connection, deps: { tracks: TrackService
       }
       if (input.contact_ids !== undefined) changes.contact_ids = unique(input.contact_ids);
       const moves = changes.pipeline_id !== undefined || changes.milestone !== undefined;
-      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-        const current = await requireDeal(account, id);
-        const placement = { pipeline_id: changes.pipeline_id ?? current.pipeline_id, milestone: changes.milestone ?? current.milestone };
-        await assertRefs(account, { ...(moves && placement), owner_id: changes.owner_id, contact_ids: changes.contact_ids });
-        const guard = moves ? { pipeline_id: current.pipeline_id, milestone: current.milestone } : {};
-        const before = await Deal.findOneAndUpdate({ _id: id, account, ...guard }, { $set: { ...changes, updated_time: nowSeconds() } }, { returnDocument: 'before' }).lean<DealDoc>();
-        if (before) return settle(account, await requireDeal(account, id), restore(account, id, before, changes));
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * 20));
-      }
-      throw conflict(`Deal ${id} was moved by other requests meanwhile; try again`);
+      return retryWhileRaced(
+        async () => {
+          const current = await requireDeal(account, id);
+          const placement = { pipeline_id: changes.pipeline_id ?? current.pipeline_id, milestone: changes.milestone ?? current.milestone };
+          await assertRefs(account, { ...(moves && placement), owner_id: changes.owner_id, contact_ids: changes.contact_ids });
+          const guard = moves ? { pipeline_id: current.pipeline_id, milestone: current.milestone } : {};
+          const before = await Deal.findOneAndUpdate({ _id: id, account, ...guard }, { $set: { ...changes, updated_time: nowSeconds() } }, { returnDocument: 'before' }).lean<DealDoc>();
+          return before ? settle(account, await requireDeal(account, id), restore(account, id, before, changes)) : undefined;
+        },
+        () => conflict(`Deal ${id} was moved by other requests meanwhile; try again`),
+      );
     },
 
     /** D6. */

@@ -6,7 +6,7 @@ import { currentUser } from '../auth/basic-auth';
 import { contactsOf, sentContactIds, type ContactLinks } from '../contact-links';
 import { commonErrors, notFoundError } from '../errors.outputs';
 import { shapePage, type Page } from '../paging';
-import { noContent as sendNoContent, reply } from '../reply';
+import { reply, sendNoContent } from '../reply';
 import type { EventDoc } from './event.model';
 import { eventListOutput, eventOutput } from './event.outputs';
 import { contactEventsParams, eventInput, eventParams, rangeQuery, wholeListQuery, type EventInput } from './event.schemas';

@@ -1,12 +1,12 @@
 import { HttpError, validationFailed, type FieldIssue } from '@lib/errors';
-import { idSequence, insertWithSequenceId } from '@lib/mongo';
+import { idSequence, insertWithSequenceId, updateByRevision } from '@lib/mongo';
 import type { SortKey } from '@lib/paging';
 import type { Connection } from 'mongoose';
 import type { ContactLinks } from '../contact-links';
 import type { CrmPager } from '../paging';
 import type { Page } from '../paging';
-import { updateByRevision } from '../revision-update';
 import { eventModel, type EventColor, type EventDoc } from './event.model';
+import { nowSeconds } from '../epoch';
 
 type PageParams = { page_size: number; cursor?: string };
 
@@ -25,7 +25,6 @@ const BY_START: SortKey[] = [
   { field: '_id', direction: 1 },
 ];
 
-const nowSeconds = () => Math.floor(Date.now() / 1000);
 const eventNotFound = (id: number) => new HttpError(404, 'event_not_found', `No event with id ${id}`);
 
 function assertTimes(start: number, end: number): void {

@@ -1,6 +1,7 @@
 import { validationFailed, type FieldIssue } from '@lib/errors';
 import { tagName } from '../contacts/contact-rules';
 import type { FilterJson, FilterRule } from './filter.schemas';
+import { nowSeconds } from '../epoch';
 
 type Clause = Record<string, unknown>;
 
@@ -133,7 +134,7 @@ function dealClause(rule: FilterRule, now: number): Clause {
  * The database filter of a dynamic filter (without the account): every rule of `rules` and, when
  * `or_rules` has any, at least one of them. Every rule error is reported, each naming its place.
  */
-export function filterQuery(filter: FilterJson, now = Math.floor(Date.now() / 1000)): Clause {
+export function filterQuery(filter: FilterJson, now = nowSeconds()): Clause {
   const clauseOf = filter.contact_type === 'OPPORTUNITY' ? dealClause : contactClause;
   const issues: FieldIssue[] = [];
   const build = (list: FilterRule[], name: string) =>

@@ -8,7 +8,7 @@ import { commonErrors, noContent } from '../errors.outputs';
 import { validationFailed } from '@lib/errors';
 import { PAGE_MAX } from '../page-budget';
 import { DEFAULT_PAGE_SIZE, shapePage } from '../paging';
-import { noContent as sendNoContent, reply } from '../reply';
+import { reply, sendNoContent } from '../reply';
 import { XML_NAMES } from '../xml-names';
 import { dynamicFilterForm, MAX_FILTER_JSON, MAX_RULES } from './filter.schemas';
 import type { FilterService } from './filter.service';

@@ -7,7 +7,7 @@ import { sentContactIds } from '../contact-links';
 import type { ContactService } from '../contacts/contact.service';
 import { commonErrors, notFoundError } from '../errors.outputs';
 import { shapePage, type Page } from '../paging';
-import { noContent as sendNoContent, reply } from '../reply';
+import { reply, sendNoContent } from '../reply';
 import type { NoteDoc } from './note.model';
 import { noteListOutput, noteOutput } from './note.outputs';
 import { contactNoteParams, contactNotesParams, dealNotesParams, noteByEmailForm, noteInput, noteUpdateInput, wholeListQuery, type NoteInput, type NoteUpdateInput } from './note.schemas';

@@ -1,12 +1,12 @@
 import { HttpError, validationFailed } from '@lib/errors';
-import { idSequence, insertWithSequenceId } from '@lib/mongo';
+import { idSequence, insertWithSequenceId, removeFromLists } from '@lib/mongo';
 import type { Connection } from 'mongoose';
 import type { AccountService } from '../accounts/account.service';
 import type { ContactLinks } from '../contact-links';
 import type { CrmPager } from '../paging';
-import { removeFromLists } from '../list-removal';
 import type { Page } from '../paging';
 import { noteModel, type NoteDoc } from './note.model';
+import { nowSeconds } from '../epoch';
 
 /** True when every id names a deal of the account. */
 export type DealsExist = (account: number, ids: number[]) => Promise<boolean>;
@@ -20,7 +20,6 @@ export interface NoteFields {
   owner: number;
 }
 
-const nowSeconds = () => Math.floor(Date.now() / 1000);
 const noteNotFound = (id: number) => new HttpError(404, 'note_not_found', `No note with id ${id}`);
 
 export function noteService(connection: Connection, options: { pager: CrmPager; links: ContactLinks; dealsExist: DealsExist; accounts: AccountService }) {

@@ -6,7 +6,7 @@ import { currentUser } from '../auth/basic-auth';
 import type { ContactService } from '../contacts/contact.service';
 import { commonErrors, notFoundError } from '../errors.outputs';
 import { shapePage, type Page } from '../paging';
-import { noContent as sendNoContent, reply } from '../reply';
+import { reply, sendNoContent } from '../reply';
 import type { TaskDoc } from './task.model';
 import { taskListOutput, taskOutput } from './task.outputs';
 import type { TaskPresenter } from './task.presenter';

@@ -1,5 +1,5 @@
 import { HttpError, validationFailed } from '@lib/errors';
-import { idSequence, insertWithSequenceId } from '@lib/mongo';
+import { idSequence, insertWithSequenceId, updateByRevision } from '@lib/mongo';
 import type { SortKey } from '@lib/paging';
 import type { Connection } from 'mongoose';
 import type { AccountService } from '../accounts/account.service';
@@ -8,10 +8,10 @@ import type { ContactLinks } from '../contact-links';
 import type { CrmPager } from '../paging';
 import { noteModel } from '../notes/note.model';
 import type { Page } from '../paging';
-import { updateByRevision } from '../revision-update';
 import { resolveCompletion, type Completion, type SentCompletion } from './task-completion';
 import { taskModel, type TaskDoc } from './task.model';
 import type { TaskChanges, TaskFilter, TaskInput } from './task.schemas';
+import { nowSeconds } from '../epoch';
 
 type PageParams = { page_size: number; cursor?: string };
 
@@ -27,7 +27,6 @@ const BY_DUE_LATEST_FIRST: SortKey[] = [
 const DAY_SECONDS = 86_400;
 const NEW_TASK: Completion = { status: 'YET_TO_START', progress: 0, is_complete: false };
 
-const nowSeconds = () => Math.floor(Date.now() / 1000);
 const taskNotFound = (id: number) => new HttpError(404, 'task_not_found', `No task with id ${id}`);
 
 function completionOf(current: Completion, sent: SentCompletion): Completion {

@@ -4,7 +4,7 @@ import { defineRoute, xmlList, xmlRoot, type AnyRoute } from '@lib/validation';
 import type { Request, Response } from 'express';
 import { currentUser } from '../auth/basic-auth';
 import { commonErrors, notFoundError } from '../errors.outputs';
-import { noContent as sendNoContent, reply } from '../reply';
+import { reply, sendNoContent } from '../reply';
 import type { TrackDoc } from './track.model';
 import { trackOutput } from './track.outputs';
 import { trackInput, trackParams, type TrackInput } from './track.schemas';

@@ -3,8 +3,7 @@ import { idSequence, insertWithSequenceId, isDuplicateKey } from '@lib/mongo';
 import type { Connection } from 'mongoose';
 import { dealModel } from '../deals/deal.model';
 import { DEFAULT_TRACK_NAME, trackModel, type TrackDoc } from './track.model';
-
-const nowSeconds = () => Math.floor(Date.now() / 1000);
+import { nowSeconds } from '../epoch';
 
 export const trackNotFound = (id: number) => new HttpError(404, 'track_not_found', `No track with id ${id}`);
 const duplicateName = (name: string) =>
@@ -13,7 +12,6 @@ const defaultTrackFixed = (what: string) =>
   new HttpError(400, 'default_track', `The ${DEFAULT_TRACK_NAME} track cannot be ${what}: every account keeps it as it is (it is also always the last track)`);
 const notEmpty = (track: string, where: string, count: number) =>
   new HttpError(400, 'track_not_empty', `${where} of the track ${track} still hold${count === 1 ? 's' : ''} ${count} deal${count === 1 ? '' : 's'}; move or delete ${count === 1 ? 'it' : 'them'} first`);
-
 
 export interface TrackServiceOptions {
   /** Milestones of the Default track made for each account (CRM_DEFAULT_MILESTONES). */

@@ -1,3 +1,4 @@
+import { bearerToken } from '@lib/http';
 import { z } from '@lib/validation';
 import type { Request } from 'express';
 
@@ -9,16 +10,17 @@ export const accessTokenField = {
   access_token: z.string().max(4096).optional().meta({ description: 'The master key or a token, when not sent in a header' }),
 };
 
+const accessTokenIn = (source: unknown): string | undefined => {
+  const value = (source as Record<string, unknown> | undefined)?.access_token;
+  return typeof value === 'string' ? value : undefined;
+};
+
 /** The `access_token` of the body, else of the query. */
 export function accessTokenOf(req: Request): string | undefined {
-  const fromBody = (req.body as Record<string, unknown> | undefined)?.access_token;
-  if (typeof fromBody === 'string') return fromBody;
-  const fromQuery = (req.query as Record<string, unknown>).access_token;
-  return typeof fromQuery === 'string' ? fromQuery : undefined;
+  return accessTokenIn(req.body) ?? accessTokenIn(req.query);
 }
 
-/** The token of an `Authorization: Bearer` header. */
-export function bearerOf(req: Request): string | undefined {
-  const header = req.headers.authorization;
-  return typeof header === 'string' && /^Bearer /i.test(header) ? header.slice(7).trim() : undefined;
+/** A user's token: the `Authorization: Bearer` header, else the query's `access_token`, else the body's (the first not empty). */
+export function userTokenOf(req: Request): string | undefined {
+  return bearerToken(req.headers) || accessTokenIn(req.query) || accessTokenIn(req.body) || undefined;
 }

@@ -1,6 +1,6 @@
 import { defineRoute, type AnyRoute } from '@lib/validation';
 import type { RequestHandler } from 'express';
-import { errorBody } from '../error-schema';
+import { errorObjectSchema as errorBody } from '@lib/errors';
 import { authBody, authResult } from '../users/user.schemas';
 import { userView } from '../users/user.view';
 import { currentUser } from './jwt-auth';

@@ -1,10 +1,10 @@
 import { forbidden, HttpError, unauthorized } from '@lib/errors';
 import type { Request, RequestHandler } from 'express';
 import jwt from 'jsonwebtoken';
-import { ExtractJwt } from 'passport-jwt';
 import type { Role, UserDoc } from '../users/user.model';
 import type { UserService } from '../users/user.service';
-import { bearerOf } from './access-token';
+import { bearerToken } from '@lib/http';
+import { userTokenOf } from './access-token';
 import { JWT_ALGORITHM, JWT_ISSUER, signingKey, tokenUserId, type TokenSettings } from './tokens';
 
 const challenge = (error?: string) => ({ 'WWW-Authenticate': error ? `Bearer realm="news", error="${error}"` : 'Bearer realm="news"' });
@@ -13,17 +13,10 @@ const challenge = (error?: string) => ({ 'WWW-Authenticate': error ? `Bearer rea
 function refusal(req: Request, err?: unknown) {
   const name = (err as { name?: string } | undefined)?.name;
   if (name === 'TokenExpiredError') return unauthorized('The token has expired; get a new one from POST /auth', challenge('invalid_token'));
-  const presented = bearerOf(req) !== undefined || 'access_token' in (req.query as object) || typeof (req.body as { access_token?: unknown })?.access_token === 'string';
+  const presented = bearerToken(req.headers) !== undefined || 'access_token' in (req.query as object) || typeof (req.body as { access_token?: unknown })?.access_token === 'string';
   if (!presented) return unauthorized('Sign in: send the token from POST /auth as Authorization: Bearer <token>', challenge());
   return unauthorized('The token is not valid', challenge('invalid_token'));
 }
-
-/** The token of the request: the Authorization header, else the query, else the body field. */
-const tokenOf = ExtractJwt.fromExtractors([
-  ExtractJwt.fromAuthHeaderAsBearerToken(),
-  ExtractJwt.fromUrlQueryParameter('access_token'),
-  ExtractJwt.fromBodyField('access_token'),
-]);
 
 export interface JwtAuth {
   /** Any signed-in user; the user is read through the token-user cache (TOKEN_USER_TTL_MS). */
@@ -46,7 +39,7 @@ export function jwtAuth(users: UserService, settings: TokenSettings): JwtAuth {
 
   /** The user id the request's token names, or the 401 saying why there is none. */
   function tokenSubject(req: Request): number | HttpError {
-    const token = tokenOf(req);
+    const token = userTokenOf(req);
     if (!token) return refusal(req);
     let payload: string | jwt.JwtPayload;
     try {

@@ -1,4 +1,4 @@
-import { escapeRegex } from '../regex';
+import { escapeRegex } from '@lib/mongo';
 import { COMPANIES, companyByCode, type Company } from './companies';
 
 // "ASX: BHP", "(ASX:CBA)", "ASX code: WES"

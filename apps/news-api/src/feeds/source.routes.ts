@@ -1,7 +1,7 @@
 import { defineRoute, z, type AnyRoute } from '@lib/validation';
 import type { RequestHandler } from 'express';
 import { accessTokenField } from '../auth/access-token';
-import { errorBody } from '../error-schema';
+import { errorObjectSchema as errorBody } from '@lib/errors';
 import type { FeedSync } from './feed-sync';
 import { sourceOutput, sourceReport } from './source.schemas';
 import type { SourceService } from './source.service';

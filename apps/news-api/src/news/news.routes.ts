@@ -1,6 +1,6 @@
 import { defineRoute, type AnyRoute } from '@lib/validation';
 import type { RequestHandler } from 'express';
-import { errorBody } from '../error-schema';
+import { errorObjectSchema as errorBody } from '@lib/errors';
 import { pageView } from '../page.view';
 import { articleOutput, articleParams, articleQuery, newsPage, newsQuery } from './news.schemas';
 import type { NewsService } from './news.service';

@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto';
 import { notFound } from '@lib/errors';
-import { driverCollection } from '@lib/mongo';
+import { driverCollection, escapeRegex } from '@lib/mongo';
 import { collectionSource, type CountedPage, type KeysetPager, type SortKey } from '@lib/paging';
 import type { Connection } from 'mongoose';
 import { articleModel, type ArticleDoc } from './article.model';
 import type { NewsQuery } from './news.schemas';
 
-import { escapeRegex } from '../regex';
 
 export type NewsFilter = Pick<NewsQuery, 'q' | 'company' | 'source' | 'from' | 'to' | 'sort'>;
 

@@ -1,7 +1,7 @@
 import { defineRoute, type AnyRoute } from '@lib/validation';
 import type { RequestHandler } from 'express';
 import { currentUser, type JwtAuth } from '../auth/jwt-auth';
-import { errorBody } from '../error-schema';
+import { errorObjectSchema as errorBody } from '@lib/errors';
 import { pageView } from '../page.view';
 import { createUserBody, idParams, listUsersQuery, tokenOnlyQuery, userOutput, userPage } from './user.schemas';
 import type { UserService } from './user.service';

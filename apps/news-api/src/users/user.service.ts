@@ -1,19 +1,13 @@
 import { HttpError, notFound } from '@lib/errors';
-import { driverCollection, idSequence, insertWithSequenceId, revocableCache, revocationLog } from '@lib/mongo';
+import { driverCollection, idSequence, insertWithSequenceId } from '@lib/mongo';
 import { modelSource, type CountedPage, type KeysetPager, type SortKey } from '@lib/paging';
 import type { Connection } from 'mongoose';
 import { hashPassword, verifyNothing, verifyPassword } from '../auth/passwords';
+import { tokenUserCache } from '../auth/token-user-cache';
 import { userModel, type Role, type UserDoc } from './user.model';
 
 const emailTaken = (email: string) => new HttpError(409, 'email_taken', `A user with the email ${email} already exists`);
 const missing = (id: number) => notFound(`User ${id} not found`);
-
-/**
- * How long the user behind a token is trusted without reading it again. A deletion is published to
- * the revocation log: refused at once in the process that made it and within REVOCATION_BOUND_MS
- * (1 s) in every other replica. This lifetime is only the backstop for a direct database edit.
- */
-export const TOKEN_USER_TTL_MS = 10_000;
 
 const OLDEST_FIRST: SortKey[] = [{ field: '_id', direction: 1 }];
 
@@ -23,10 +17,7 @@ export function userService(connection: Connection, options: { pager: KeysetPage
   // query, without building a mongoose Query for a filter that is already a number).
   const users = driverCollection(User);
   const byId = (id: number) => users.findOne({ _id: id });
-  const tokenUsers = revocableCache<number, UserDoc>({
-    ttlMs: options.tokenUserTtlMs ?? TOKEN_USER_TTL_MS,
-    follow: { log: revocationLog(connection), scope: 'news-token-users', parseKey: Number },
-  });
+  const tokenUsers = tokenUserCache(connection, options.tokenUserTtlMs);
   const ids = idSequence(connection, 'users');
 
   return {

@@ -1,6 +1,7 @@
 import { defineRoute, type AnyRoute } from '@lib/validation';
 import type { RequestHandler } from 'express';
-import { createdBody, createQuery, errorBody, listBody, listQuery } from './user.schemas';
+import { errorObjectSchema as errorBody } from '@lib/errors';
+import { createdBody, createQuery, listBody, listQuery } from './user.schemas';
 import type { UserService } from './user.service';
 import { userPageView, userView } from './user.view';
 

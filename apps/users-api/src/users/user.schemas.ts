@@ -35,11 +35,3 @@ export const listBody = z.object({
 
 export const createdBody = z.object({ data: z.array(userOutput).length(1) });
 
-export const errorBody = z.object({
-  error: z.object({
-    code: z.string(),
-    message: z.string(),
-    fields: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
-    error_id: z.string().optional(),
-  }),
-});

@@ -1,7 +1,7 @@
 import { cp, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { useReplicas } from '@lib/http/testing';
+import { useReplicas } from '@lib/testing';
 import { DEMO_ARTICLES, DEMO_CONTACTS, DEMO_NEWS_USER, DEMO_USERS } from './demo-data';
 import { DEMO_FEEDS_DIR, demoCredentials, startDemoMode, type DemoMode } from './demo-mode';
 import { seedDemo } from './seed-demo';

@@ -1,0 +1,85 @@
+import { LRUCache } from 'lru-cache';
+
+/**
+ * Where revocations travel between processes: the database's revocation log (`revocationLog` in
+ * @lib/mongo) is the one in use.
+ */
+export interface RevocationFeed {
+  publish(scope: string, key: string): Promise<void>;
+  subscribe(scope: string, subscriber: { revoke(key: string): void; reset(): void }): void;
+  /** False while the feed cannot be read: the cache then answers nothing. */
+  fresh(): boolean;
+}
+
+export interface RevocableCacheOptions<K> {
+  /** How long an entry is trusted without reading the database again (a backstop: revocations travel through the log). */
+  ttlMs: number;
+  /** Entries kept at most; the least recently used go first. */
+  max?: number;
+  /**
+   * The database's revocation log and this cache's scope in it: revocations made by any process
+   * reach this cache within REVOCATION_BOUND_MS, and the cache answers nothing while the log cannot
+   * be read. Without it, only this process's own `revoke`/`forget` calls reach the cache.
+   */
+  follow?: { log: RevocationFeed; scope: string; parseKey(key: string): K };
+}
+
+/**
+ * A short-lived in-process cache of stored documents (the user behind a credential). Whoever
+ * changes such a document calls `revoke` once the change is stored: this process forgets at once,
+ * and every other process following the same revocation log within its bound. Misses (a document
+ * that does not exist) are never cached.
+ */
+export interface RevocableCache<K, V> {
+  get(key: K): V | undefined;
+  /** A token to pass to `remember`: a `forget` in between makes that `remember` a no-op. */
+  generation(): number;
+  /** Caches a value read since `generation()` returned `since`, unless something was forgotten meanwhile. */
+  remember(key: K, value: V, since: number): void;
+  /** Drops the entry in this process only. */
+  forget(key: K): void;
+  /** Drops the entry here and, through the revocation log, in every process; resolves once the log entry is stored. */
+  revoke(key: K): Promise<void>;
+  /** The cached value, else `load()`'s (cached unless null or revoked meanwhile). */
+  getOrLoad(key: K, load: () => Promise<V | null | undefined>): Promise<V | undefined>;
+}
+
+export function revocableCache<K extends NonNullable<unknown>, V extends NonNullable<unknown>>({ ttlMs, max = 10_000, follow }: RevocableCacheOptions<K>): RevocableCache<K, V> {
+  const entries = new LRUCache<K, V>({ max, ttl: ttlMs });
+  // Bumped by every forget: a read that started before a revocation finished must not put the
+  // old document back into the cache.
+  let forgets = 0;
+  const trusted = () => !follow || follow.log.fresh();
+  const cache: RevocableCache<K, V> = {
+    get: (key) => (trusted() ? entries.get(key) : undefined),
+    generation: () => forgets,
+    remember(key, value, since) {
+      if (since === forgets) entries.set(key, value);
+    },
+    forget(key) {
+      forgets++;
+      entries.delete(key);
+    },
+    async revoke(key) {
+      cache.forget(key);
+      await follow?.log.publish(follow.scope, String(key));
+    },
+    async getOrLoad(key, load) {
+      const hit = cache.get(key);
+      if (hit !== undefined) return hit;
+      const since = forgets;
+      const value = await load();
+      if (value === null || value === undefined) return undefined;
+      cache.remember(key, value, since);
+      return value;
+    },
+  };
+  follow?.log.subscribe(follow.scope, {
+    revoke: (key) => cache.forget(follow.parseKey(key)),
+    reset: () => {
+      forgets++;
+      entries.clear();
+    },
+  });
+  return cache;
+}

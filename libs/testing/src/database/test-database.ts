@@ -1,0 +1,53 @@
+import { randomBytes } from 'node:crypto';
+import type { Connection } from 'mongoose';
+import { connectMongo, forgetHeldIds } from '@lib/mongo';
+
+export interface TestDatabase {
+  /** The connection of this test file's own database (available inside tests). */
+  readonly connection: Connection;
+  readonly dbName: string;
+  /** Empties every collection of the database (counters too), keeping indexes. */
+  clear(): Promise<void>;
+}
+
+/**
+ * Time limits of the test files' connections: one embedded server serves every test file of a run,
+ * in parallel, on a shared machine, so an answer can take seconds that in production would mean a
+ * stalled server. The fault tests (resilience specs) connect with the production limits.
+ */
+export const TEST_TIME_LIMITS = { serverSelectionMs: 5_000, connectMs: 10_000, socketMs: 15_000, waitQueueMs: 15_000, queryMs: 12_000 };
+
+/**
+ * Gives the calling test file its own database on the run's server (see global-setup), connected
+ * before its tests and dropped after them.
+ */
+export function useTestDatabase(options: { monitorCommands?: boolean } = {}): TestDatabase {
+  const dbName = `test_${process.env.JEST_WORKER_ID ?? '0'}_${randomBytes(4).toString('hex')}`;
+  let connection: Connection | undefined;
+
+  beforeAll(async () => {
+    const url = process.env.TEST_MONGO_URL;
+    if (!url) throw new Error('TEST_MONGO_URL is not set: run tests through jest with the shared preset');
+    connection = await connectMongo({ url, dbName, monitorCommands: options.monitorCommands, limits: TEST_TIME_LIMITS });
+  });
+
+  afterAll(async () => {
+    if (!connection) return;
+    // The embedded server lacks dropDatabase; its data dies with the run anyway.
+    await connection.dropDatabase().catch(() => undefined);
+    await connection.close();
+  });
+
+  return {
+    dbName,
+    get connection() {
+      if (!connection) throw new Error('the test database is only available inside tests');
+      return connection;
+    },
+    async clear() {
+      if (!connection) return;
+      forgetHeldIds(connection); // the counters go too: ids reserved from them before would come round again
+      await Promise.all(Object.values(connection.models).map((model) => model.deleteMany({})));
+    },
+  };
+}
