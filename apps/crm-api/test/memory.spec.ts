@@ -7,7 +7,7 @@ import { bundleApp, sendRaw, startAppProcess, type AppProcess, type RawRequest }
 import { SERVICE_NODE_FLAGS } from '@lib/services';
 import ConnectionString from 'mongodb-connection-string-url';
 import { MAX_PROPERTIES, PROPERTY_TEXT_MAX, TAG_LENGTH_MAX, TAG_MAX, WIDGET_PROPERTIES_MAX } from '../src/contacts/contact-rules';
-import { MAX_RELATED_CONTACTS } from '../src/contact-links';
+import { MAX_RELATED_CONTACTS } from '../src/contacts/contact-links';
 import { PAGE_MAX } from '../src/page-budget';
 
 /**

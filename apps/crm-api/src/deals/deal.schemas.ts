@@ -1,6 +1,6 @@
 import { formArray, pathId, queryInt, text, xmlRoot, z } from '@lib/validation';
 import { idField, intField } from '../fields';
-import { MAX_RELATED_CONTACTS } from '../contact-links';
+import { MAX_RELATED_CONTACTS } from '../contacts/contact-links';
 import { PAGE_MAX } from '../page-budget';
 import { pageParamsUpTo, sortParam, wholeListQueryUpTo } from '../paging';
 

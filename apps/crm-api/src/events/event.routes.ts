@@ -3,7 +3,7 @@ import { validationFailed } from '@lib/errors';
 import { defineRoute, xmlRoot, xmlList, type AnyRoute } from '@lib/validation';
 import type { Request, Response } from 'express';
 import { currentUser } from '../auth/basic-auth';
-import { contactsOf, sentContactIds, type ContactLinks } from '../contact-links';
+import { contactsOf, sentContactIds, type ContactLinks } from '../contacts/contact-links';
 import { commonErrors, notFoundError } from '../errors.outputs';
 import { shapePage, type Page } from '../paging';
 import { noContent as sendNoContent, reply } from '../reply';

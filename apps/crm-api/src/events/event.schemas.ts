@@ -1,5 +1,5 @@
 import { pathId, queryInt, text, z } from '@lib/validation';
-import { contactIdList } from '../contact-links';
+import { contactIdList } from '../contacts/contact-links';
 import { PAGE_MAX } from '../page-budget';
 import { wholeListParamsUpTo, wholeListQueryUpTo } from '../paging';
 

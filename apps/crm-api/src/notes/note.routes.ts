@@ -3,7 +3,7 @@ import { validationFailed } from '@lib/errors';
 import { defineRoute, xmlRoot, xmlList, type AnyRoute } from '@lib/validation';
 import type { Request, Response } from 'express';
 import { currentUser } from '../auth/basic-auth';
-import { sentContactIds } from '../contact-links';
+import { sentContactIds } from '../contacts/contact-links';
 import type { ContactService } from '../contacts/contact.service';
 import { commonErrors, notFoundError } from '../errors.outputs';
 import { shapePage, type Page } from '../paging';

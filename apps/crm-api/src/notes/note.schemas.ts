@@ -1,5 +1,5 @@
 import { pathId, text, xmlRoot, z } from '@lib/validation';
-import { contactIdList, idList } from '../contact-links';
+import { contactIdList, idList } from '../contacts/contact-links';
 import { idField } from '../fields';
 import { PAGE_MAX } from '../page-budget';
 import { wholeListQueryUpTo } from '../paging';

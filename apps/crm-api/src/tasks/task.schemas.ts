@@ -1,5 +1,5 @@
 import { pathId, queryEnum, queryInt, text, z } from '@lib/validation';
-import { contactIdList, idList } from '../contact-links';
+import { contactIdList, idList } from '../contacts/contact-links';
 import { epochField, inOrder, MAX_EPOCH } from '../epoch';
 import { idField, intField } from '../fields';
 import { PAGE_MAX } from '../page-budget';
