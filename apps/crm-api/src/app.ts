@@ -3,7 +3,7 @@ import { databaseReady } from '@lib/mongo';
 import type { AnyRoute } from '@lib/validation';
 import type { RequestHandler } from 'express';
 import { accountService } from './accounts/account.service';
-import { userRoutes } from './accounts/user.routes';
+import { userRoutes } from './users/user.routes';
 import { basicAuth } from './auth/basic-auth';
 import { bulkRoutes } from './bulk/bulk.routes';
 import { bulkService } from './bulk/bulk.service';
