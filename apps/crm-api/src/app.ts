@@ -12,7 +12,7 @@ import { contactRoutes } from './contacts/contact.routes';
 import { contactService } from './contacts/contact.service';
 import { contactSlots } from './contacts/contact-slots';
 import { contactDeletion } from './deletions/contact-deletion';
-import { crmErrorBody, sendCrmError } from './error-body';
+import { crmErrorBody, sendCrmError } from './http/error-body';
 import { crmPager } from './paging';
 import { contactLinks } from './contacts/contact-links';
 import { eventRoutes } from './events/event.routes';

@@ -1,6 +1,6 @@
 import { validationFailed } from '@lib/errors';
 import { z } from '@lib/validation';
-import { idField } from '../fields';
+import { idField } from '../input/fields';
 import type { ForAccount } from '../store/account-scope';
 import type { ContactPresenter } from './contact.presenter';
 import type { ContactRepository } from './contact.repository';
