@@ -16,7 +16,7 @@ export interface AccountRecord {
  * and a filter cannot name one, so no query can reach another account's records.
  */
 export type ScopedFilter = Record<string, unknown> & { account?: never };
-/** A filter that holds its account; only AccountScope.where makes one. */
+/** A filter that holds its account; only accountScope makes one. */
 export type AccountFilter = Record<string, unknown> & { account: number };
 /** An update that cannot move a record to another account. */
 export type ScopedUpdate = Record<string, unknown> & { $set?: Record<string, unknown> & { account?: never }; account?: never };
@@ -39,9 +39,6 @@ export function accountScope<T extends AccountRecord>(model: Model<T>, account: 
   const byId = (id: number): AccountFilter => ({ _id: id, account });
   const driver = () => driverCollection(model);
   return {
-    account,
-    where,
-    byId,
     find: <R = T>(filter: ScopedFilter = {}, projection?: Record<string, 0 | 1>) => model.find(where(filter), projection).lean<R[]>(),
     findOne: (filter: ScopedFilter) => model.findOne(where(filter)).lean<T>(),
     get: (id: number) => model.findOne(byId(id)).lean<T>(),
@@ -79,5 +76,3 @@ export function accountScope<T extends AccountRecord>(model: Model<T>, account: 
       updateByRevision(model as unknown as Model<R>, { _id: id, account }, changesFor),
   };
 }
-
-export type AccountScope<T extends AccountRecord> = ReturnType<typeof accountScope<T>>;
