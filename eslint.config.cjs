@@ -35,6 +35,20 @@ module.exports = [
     },
   },
   {
+    // crm-api: only repositories reach the database (services receive them); the wiring registers the models
+    files: ['apps/crm-api/src/**/*.ts'],
+    ignores: ['apps/crm-api/src/**/*.repository.ts', 'apps/crm-api/src/**/*.model.ts', 'apps/crm-api/src/store/**', 'apps/crm-api/src/repositories.ts', 'apps/crm-api/src/**/*.spec.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: '@lib/mongo', importNames: ['driverCollection', 'insertWithSequenceId'], message: 'Query through the resource repository (*.repository.ts).' }],
+          patterns: [{ group: ['**/*.model'], importNamePattern: 'Model$', message: 'Query through the resource repository (*.repository.ts); import only types from models.' }],
+        },
+      ],
+    },
+  },
+  {
     files: TEST_FILES,
     rules: {
       '@typescript-eslint/no-non-null-assertion': 'off',

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { connectMongo, EMBEDDED_URL_FILE, resolveMongoTarget } from '@lib/mongo';
 import { accountService } from './accounts/account.service';
-import { userRemoval } from './accounts/user-removal';
+import { userRemoval } from './deletions/user-removal';
 import { runAdminCommand } from './admin/commands';
 
 /** `npm run crm:admin -- <command>`: manage the users and API keys of accounts. */

@@ -4,26 +4,28 @@ import { databaseReady } from '@lib/mongo';
 import type { AnyRoute } from '@lib/validation';
 import type { RequestHandler } from 'express';
 import { accountService } from './accounts/account.service';
-import { userRoutes } from './accounts/user.routes';
+import { userRoutes } from './users/user.routes';
 import { basicAuth } from './auth/basic-auth';
 import { bulkRoutes } from './bulk/bulk.routes';
 import { bulkService } from './bulk/bulk.service';
 import { contactPresenter } from './contacts/contact.presenter';
 import { contactRoutes } from './contacts/contact.routes';
 import { contactService } from './contacts/contact.service';
-import { sendCrmError } from './error-body';
+import { contactSlots } from './contacts/contact-slots';
+import { contactDeletion } from './deletions/contact-deletion';
+import { sendCrmError } from './http/error-body';
 import { crmPager } from './paging';
-import { contactLinks } from './contact-links';
+import { contactLinks } from './contacts/contact-links';
 import { eventRoutes } from './events/event.routes';
 import { eventService } from './events/event.service';
 import { filterRoutes } from './filters/filter.routes';
 import { filterService } from './filters/filter.service';
 import { noteRoutes } from './notes/note.routes';
-import { noteService, type DealsExist } from './notes/note.service';
+import { noteService } from './notes/note.service';
+import { crmRepositories } from './repositories';
 import { taskPresenter } from './tasks/task.presenter';
 import { taskRoutes } from './tasks/task.routes';
 import { taskService } from './tasks/task.service';
-import { dealModel } from './deals/deal.model';
 import { dealPresenter } from './deals/deal.presenter';
 import { dealRoutes } from './deals/deal.routes';
 import { dealService } from './deals/deal.service';
@@ -73,19 +75,21 @@ const protect = (auth: RequestHandler, routes: AnyRoute[]): AnyRoute[] =>
 
 /** Builds the CRM service without listening. */
 export function createApp({ connection, logger, lifecycle, contactLimit, cursorSecret, defaultMilestones = DEFAULT_MILESTONES, authLimit = DEFAULT_FAILED_ATTEMPTS }: CrmAppConfig) {
+  const repositories = crmRepositories(connection);
   const accounts = accountService(connection);
   const pager = crmPager(cursorSecret);
-  const contacts = contactService(connection, { contactLimit, pager });
+  const slots = contactSlots(connection, contactLimit);
+  const contacts = contactService({ ...repositories, slots, pager, contactDeleted: contactDeletion(repositories) });
   const presentContact = contactPresenter(accounts);
-  const tracks = trackService(connection, { defaultMilestones });
-  const deals = dealService(connection, { tracks, pager });
+  const tracks = trackService(repositories.tracks, { defaultMilestones, dealsIn: (account, track, milestones) => repositories.deals(account).countInTrack(track, milestones) });
+  const deals = dealService({ ...repositories, tracks, pager });
   const auth = basicAuth(accounts, failedAttemptLimit(connection, 'crm-basic-auth', authLimit));
-  const links = contactLinks(connection, presentContact);
-  const dealsExist: DealsExist = async (account, ids) => (await dealModel(connection).countDocuments({ account, _id: { $in: ids } })) === ids.length;
-  const notes = noteService(connection, { pager, links, dealsExist, accounts });
-  const tasks = taskService(connection, { pager, links, accounts });
-  const events = eventService(connection, { pager, links });
-  const presentDeal = dealPresenter(connection, accounts, presentContact);
+  const links = contactLinks(repositories.contacts, presentContact);
+  const dealsExist = (account: number, ids: number[]) => repositories.deals(account).allExist(ids);
+  const notes = noteService(repositories.notes, { pager, links, dealsExist, accounts });
+  const tasks = taskService({ ...repositories, pager, links, accounts });
+  const events = eventService(repositories.events, { pager, links });
+  const presentDeal = dealPresenter(repositories, accounts, presentContact);
   return buildServiceApp({
     logger,
     lifecycle,
@@ -98,7 +102,7 @@ export function createApp({ connection, logger, lifecycle, contactLimit, cursorS
       ...taskRoutes(tasks, contacts, taskPresenter(accounts, links)),
       ...eventRoutes(events, links),
       ...bulkRoutes(bulkService(contacts, accounts)),
-      ...filterRoutes(filterService(connection, pager), presentContact, presentDeal),
+      ...filterRoutes(filterService(repositories, pager), presentContact, presentDeal),
     ]),
     errorFormat: errorObjectWithStatusBody,
     errorSend: sendCrmError,

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { runAdminCommand } from '../src/admin/commands';
 import { hashApiKey } from '../src/accounts/api-key';
-import { createCredentialCache } from '../src/auth/credential-cache';
+import { createCredentialCache } from '../src/accounts/credential-cache';
 import { setupCrmApp } from './setup-app';
 
 const ctx = setupCrmApp();

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { domainUserModel } from '../src/accounts/domain-user.model';
-import { userRemoval } from '../src/accounts/user-removal';
+import { userRemoval } from '../src/deletions/user-removal';
 import { runAdminCommand } from '../src/admin/commands';
 import { dealHelpers, type Track } from './deal-helpers';
 import { expectError } from './expectations';

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { expectSurvivesBurst, sendRaw, useProductionApp, worstRequests, type OpenApiPaths, type RawRequest } from '@lib/testing';
 import { MAX_PROPERTIES, PROPERTY_TEXT_MAX, TAG_LENGTH_MAX, TAG_MAX, WIDGET_PROPERTIES_MAX } from '../src/contacts/contact-rules';
-import { MAX_RELATED_CONTACTS } from '../src/contact-links';
-import { PAGE_MAX } from '../src/page-budget';
+import { MAX_RELATED_CONTACTS } from '../src/contacts/contact-links';
+import { PAGE_MAX } from '../src/http/page-budget';
 
 /**
  * crm-api as production runs it (bundled, NODE_ENV=production, the production heap flags: a 128 MB

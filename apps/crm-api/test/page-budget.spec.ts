@@ -1,8 +1,8 @@
 import { MAX_PROPERTIES, PROPERTY_TEXT_MAX, TAG_LENGTH_MAX, TAG_MAX, WIDGET_PROPERTIES_MAX } from '../src/contacts/contact-rules';
-import { MAX_RELATED_CONTACTS } from '../src/contact-links';
+import { MAX_RELATED_CONTACTS } from '../src/contacts/contact-links';
 import { CUSTOM_VALUE_MAX, MAX_CUSTOM_DATA } from '../src/deals/deal.schemas';
 import { NOTE_DESCRIPTION_MAX } from '../src/notes/note.schemas';
-import { PAGE_BUDGET_BYTES, PAGE_MAX, WORST_ITEM_BYTES } from '../src/page-budget';
+import { PAGE_BUDGET_BYTES, PAGE_MAX, WORST_ITEM_BYTES } from '../src/http/page-budget';
 import { dealHelpers } from './deal-helpers';
 import { setupCrmApp, type TestUser } from './setup-app';
 

@@ -1,41 +1,41 @@
 import { HttpError } from '@lib/errors';
-import { driverCollection, idSequence, insertWithSequenceId } from '@lib/mongo';
 import type { Connection } from 'mongoose';
-import { credentialCache } from '../auth/credential-cache';
-import { accountModel, type AccountDoc } from './account.model';
+import type { AccountDoc } from './account.model';
+import { accountRepository } from './account.repository';
 import { apiKeyMatches, generateApiKey, hashApiKey } from './api-key';
-import { domainUserModel, type DomainUserDoc } from './domain-user.model';
-import { nowSeconds } from '../epoch';
+import { credentialCache } from './credential-cache';
+import type { DomainUserDoc } from './domain-user.model';
+import { userRepository } from './user.repository';
+import { nowSeconds } from '../input/epoch';
 
 const LOGIN_TOUCH_SECONDS = 300;
 
 const noSuchUser = (email: string) => new HttpError(404, 'user_not_found', `No user has the email ${email}`);
 
+/** Accounts and their users; the one place that reads users across accounts. */
 export function accountService(connection: Connection) {
-  const Account = accountModel(connection);
-  const DomainUser = domainUserModel(connection);
+  const directory = accountRepository(connection);
+  const users = (account: number) => userRepository(connection, account);
   const credentials = credentialCache(connection);
-  const accountIds = idSequence(connection, 'accounts');
-  const userIds = idSequence(connection, 'domain_users');
 
   async function ensureAccount(domain: string): Promise<AccountDoc> {
-    const existing = await Account.findOne({ domain }).lean<AccountDoc>();
+    const existing = await directory.accountByDomain(domain);
     if (existing) return existing;
     try {
-      return await insertWithSequenceId(Account, accountIds, (id) => ({ _id: id, domain, contact_count: 0, created_time: nowSeconds() }));
+      return await directory.insertAccount(domain, nowSeconds());
     } catch (err) {
       if ((err as { code?: number }).code !== 11000) throw err;
-      const existing = await Account.findOne({ domain }).lean<AccountDoc>(); // created concurrently
+      const existing = await directory.accountByDomain(domain); // created concurrently
       if (!existing) throw err;
       return existing;
     }
   }
 
-  /** Changes a user; answers once every process has been told to forget the cached credential (see auth/credential-cache). */
+  /** Changes a user; answers once every process has been told to forget the cached credential (see credential-cache.ts). */
   async function setUser(email: string, update: Partial<DomainUserDoc>): Promise<DomainUserDoc> {
     let user: DomainUserDoc | null;
     try {
-      user = await DomainUser.findOneAndUpdate({ email }, { $set: update }, { returnDocument: 'after' }).lean<DomainUserDoc>();
+      user = await directory.updateUser(email, update);
     } catch (err) {
       await credentials.revoke(email).catch(() => undefined); // the write may have been applied
       throw err;
@@ -48,10 +48,10 @@ export function accountService(connection: Connection) {
   return {
     ensureAccount,
 
-    findAccount: (domain: string) => Account.findOne({ domain }).lean<AccountDoc>(),
+    findAccount: (domain: string) => directory.accountByDomain(domain),
 
     async accountOf(user: DomainUserDoc): Promise<AccountDoc> {
-      const account = await Account.findById(user.account).lean<AccountDoc>();
+      const account = await directory.accountById(user.account);
       if (!account) throw new Error(`account ${user.account} of user ${user._id} is missing`);
       return account;
     },
@@ -59,11 +59,11 @@ export function accountService(connection: Connection) {
     /** Adds a user to the account of `domain` (made if missing) and returns the user with a new API key. */
     async addUser(input: { domain: string; email: string; name?: string; admin?: boolean; owner?: boolean; apiKey?: string }) {
       const taken = () => new HttpError(409, 'user_exists', `A user with the email ${input.email} already exists`);
-      if (await DomainUser.exists({ email: input.email })) throw taken(); // before making an account for nobody
+      if (await directory.userExists(input.email)) throw taken(); // before making an account for nobody
       const account = await ensureAccount(input.domain);
       const apiKey = input.apiKey ?? generateApiKey();
       try {
-        const user = await insertWithSequenceId(DomainUser, userIds, (id) => ({
+        const user = await directory.insertUser((id) => ({
           _id: id,
           account: account._id,
           domain: account.domain,
@@ -73,7 +73,9 @@ export function accountService(connection: Connection) {
           is_account_owner: Boolean(input.owner),
           api_key_hash: hashApiKey(apiKey),
           created_time: nowSeconds(),
-        }) as DomainUserDoc);
+          logged_in_time: null,
+          is_disabled: false,
+        }));
         return { user, apiKey };
       } catch (err) {
         if ((err as { code?: number }).code === 11000) throw taken();
@@ -83,7 +85,7 @@ export function accountService(connection: Connection) {
 
     /** The start-up owner: created with the configured key unless a user already has that email. */
     async bootstrapOwner(input: { domain: string; email: string; apiKey: string }): Promise<'created' | 'exists'> {
-      if (await DomainUser.exists({ email: input.email })) return 'exists';
+      if (await directory.userExists(input.email)) return 'exists';
       try {
         await this.addUser({ ...input, name: 'Account owner', owner: true });
         return 'created';
@@ -104,30 +106,30 @@ export function accountService(connection: Connection) {
 
     revokeKey: (email: string) => setUser(email, { api_key_hash: null }),
 
-    listUsers: (account: number) => DomainUser.find({ account }).sort({ _id: 1 }).lean<DomainUserDoc[]>(),
+    listUsers: (account: number) => users(account).all(),
 
-    findUser: (account: number, email: string) => DomainUser.findOne({ account, email }).lean<DomainUserDoc>(),
+    findUser: (account: number, email: string) => users(account).byEmail(email),
 
-    /** Owners of every contact and deal read: straight to the driver (the documents lean() gave). */
-    usersById: (account: number, ids: number[]) => driverCollection(DomainUser).find({ account, _id: { $in: ids } }).toArray(),
+    /** Owners of every contact and deal read. */
+    usersById: (account: number, ids: number[]) => users(account).byIds(ids),
 
     /** True when this process verified the credential recently (it is in the credential cache). */
     knowsCredential: (email: string, apiKey: string) => credentials.lookup(email, apiKey) !== undefined,
 
     /**
      * The enabled user with this email and API key, or null. A verified credential is cached (see
-     * auth/credential-cache), so most reads cost no database command; `fresh` (every write) reads
+     * credential-cache.ts), so most reads cost no database command; `fresh` (every write) reads
      * the user now. Wrong credentials are never cached.
      */
     async authenticate(email: string, apiKey: string, options: { fresh?: boolean } = {}): Promise<DomainUserDoc | null> {
       const cached = options.fresh ? undefined : credentials.lookup(email, apiKey);
       if (cached) return cached;
       const generation = credentials.generation();
-      const user = await DomainUser.findOne({ email }).lean<DomainUserDoc>();
+      const user = await directory.userByEmail(email);
       if (!user || user.is_disabled || !apiKeyMatches(apiKey, user.api_key_hash)) return null;
       const now = nowSeconds();
       if (!user.logged_in_time || now - user.logged_in_time > LOGIN_TOUCH_SECONDS) {
-        await DomainUser.updateOne({ _id: user._id }, { $set: { logged_in_time: now } });
+        await directory.touchLogin(user._id, now);
         user.logged_in_time = now;
       }
       credentials.remember(user, generation);

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { AccountService } from '../accounts/account.service';
-import type { UserRemoval } from '../accounts/user-removal';
+import type { UserRemoval } from '../deletions/user-removal';
 
 export const USAGE = `Usage: npm run crm:admin -- <command> [options]
 

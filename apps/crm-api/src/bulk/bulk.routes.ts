@@ -1,7 +1,7 @@
 import { defineRoute, type AnyRoute } from '@lib/validation';
 import { currentUser } from '../auth/basic-auth';
-import { commonErrors } from '../errors.outputs';
-import { sendNoContent } from '../reply';
+import { commonErrors } from '../http/errors.outputs';
+import { sendNoContent } from '../http/reply';
 import { bulkForm, bulkQuery, MAX_BULK_IDS } from './bulk.schemas';
 import type { BulkService } from './bulk.service';
 

@@ -1,6 +1,6 @@
 import { formArray, queryEnum, queryInt, z } from '@lib/validation';
 import { TAG_MAX, tagName } from '../contacts/contact-rules';
-import { idField } from '../fields';
+import { idField } from '../input/fields';
 
 /** Contacts per bulk call: each costs a few writes (a delete cleans up notes, tasks, events and deals). */
 export const MAX_BULK_IDS = 100;

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { HttpError } from '@lib/errors';
-import { driverCollection } from '@lib/mongo';
 import type { Connection } from 'mongoose';
-import { accountModel, type ContactReservation } from '../accounts/account.model';
-import { contactModel } from './contact.model';
+import type { ContactReservation } from '../accounts/account.model';
+import { contactSlotRepository, type Reservations } from './contact-slot.repository';
+import { contactRepository } from './contact.repository';
 
 /**
  * How long a create may hold a slot before its contact is stored. A reservation older than this
@@ -20,9 +20,6 @@ export interface SlotReservation {
   insertBy: number;
 }
 
-type Reservations = Record<string, ContactReservation>;
-const reservationPath = (token: string) => `contact_reservations.${token}`;
-
 export const contactLimitReached = (limit: number) => new HttpError(406, 'contact_limit_reached', `The account holds its limit of ${limit} contacts`);
 
 const createTooSlow = () =>
@@ -35,8 +32,7 @@ const createTooSlow = () =>
  * is never lost: it is found, expired, and given back unless its contact was stored.
  */
 export function contactSlots(connection: Connection, limit: number) {
-  const accounts = driverCollection(accountModel(connection));
-  const Contact = contactModel(connection);
+  const slotsOf = (account: number) => contactSlotRepository(connection, account);
 
   /**
    * Settles the expired reservations of an account: each keeps its slot when its contact was
@@ -47,11 +43,8 @@ export function contactSlots(connection: Connection, limit: number) {
   async function reclaimExpired(account: number, reservations: Reservations = {}): Promise<number> {
     const expired = Object.entries(reservations).filter(([, r]) => r.until < Date.now());
     for (const [token, r] of expired) {
-      const stored = (await Contact.exists({ _id: r.contact, account })) !== null;
-      await accounts.updateOne(
-        { _id: account, [reservationPath(token)]: { $exists: true } },
-        { $unset: { [reservationPath(token)]: '' }, ...(!stored && { $inc: { contact_count: -1 } }) },
-      );
+      const stored = await contactRepository(connection, account).exists(r.contact);
+      await slotsOf(account).unreserve(token, stored);
     }
     return expired.length;
   }
@@ -60,14 +53,9 @@ export function contactSlots(connection: Connection, limit: number) {
     const now = Date.now();
     const token = randomUUID();
     const reservation: ContactReservation = { contact, until: now + RESERVATION_MS };
-    const after = await accounts.findOneAndUpdate(
-      { _id: account, contact_count: { $lt: limit } },
-      { $inc: { contact_count: 1 }, $set: { [reservationPath(token)]: reservation } },
-      { returnDocument: 'after', projection: { contact_reservations: 1 } },
-    );
-    if (after) return { slot: { account, token, insertBy: now + RESERVATION_MS / 2 }, reservations: after.contact_reservations };
-    const full = await accounts.findOne({ _id: account }, { projection: { contact_reservations: 1 } });
-    return { reservations: full?.contact_reservations };
+    const reserved = await slotsOf(account).reserve(token, reservation, limit);
+    if (reserved) return { slot: { account, token, insertBy: now + RESERVATION_MS / 2 }, reservations: reserved.reservations };
+    return { reservations: await slotsOf(account).reservations() };
   }
 
   return {
@@ -92,15 +80,12 @@ export function contactSlots(connection: Connection, limit: number) {
 
     /** The contact is stored: the slot is its own from now on. */
     async settle(slot: SlotReservation): Promise<void> {
-      await accounts.updateOne({ _id: slot.account }, { $unset: { [reservationPath(slot.token)]: '' } });
+      await slotsOf(slot.account).settle(slot.token);
     },
 
     /** The create gave up: the slot goes back, once however often this is called. */
     async release(slot: SlotReservation): Promise<void> {
-      await accounts.updateOne(
-        { _id: slot.account, [reservationPath(slot.token)]: { $exists: true } },
-        { $unset: { [reservationPath(slot.token)]: '' }, $inc: { contact_count: -1 } },
-      );
+      await slotsOf(slot.account).unreserve(slot.token, false);
     },
 
     /**
@@ -108,15 +93,11 @@ export function contactSlots(connection: Connection, limit: number) {
      * insert, less than RESERVATION_MS ago) is settled now, as the create would have, so the slot
      * goes back once, by free(), and not again when the reservation expires.
      */
-    async settleStored(account: number, contact: number): Promise<void> {
-      const found = await accounts.findOne({ _id: account }, { projection: { contact_reservations: 1 } });
-      const tokens = Object.entries(found?.contact_reservations ?? {}).flatMap(([token, r]) => (r.contact === contact ? [token] : []));
-      if (tokens.length) await accounts.updateOne({ _id: account }, { $unset: Object.fromEntries(tokens.map((token) => [reservationPath(token), ''])) });
-    },
+    settleStored: (account: number, contact: number): Promise<void> => slotsOf(account).settleContact(contact),
 
     /** A stored contact was deleted: its slot goes back. */
     async free(account: number): Promise<void> {
-      await accounts.updateOne({ _id: account }, { $inc: { contact_count: -1 } });
+      await slotsOf(account).free();
     },
   };
 }

@@ -1,13 +1,13 @@
-import { XML_NAMES } from '../xml-names';
+import { XML_NAMES } from '../http/xml-names';
 import { validationFailed } from '@lib/errors';
 import { defineRoute, xmlRoot, xmlList, z, type AnyRoute } from '@lib/validation';
 import type { Request, Response } from 'express';
 import type { AccountService } from '../accounts/account.service';
 import { userView } from '../accounts/user.view';
 import { currentUser } from '../auth/basic-auth';
-import { commonErrors, limitError, noContent, notFoundError } from '../errors.outputs';
+import { commonErrors, limitError, noContent, notFoundError } from '../http/errors.outputs';
 import { shapePage, type Page } from '../paging';
-import { reply, sendNoContent } from '../reply';
+import { reply, sendNoContent } from '../http/reply';
 import { isEmail } from './contact-rules';
 import type { ContactDoc } from './contact.model';
 import { contactListOutput, contactOutput } from './contact.outputs';
@@ -35,7 +35,7 @@ import {
   tagsForm,
 } from './contact.schemas';
 import type { ContactService } from './contact.service';
-import { SMALL_BODY } from '../body-limits';
+import { SMALL_BODY } from '../http/body-limits';
 
 const TAGS = ['contacts'];
 const one = { description: 'The contact', schema: xmlRoot(contactOutput, XML_NAMES.contact.root) };

@@ -1,6 +1,6 @@
 import { formArray, pathId, queryEnum, z } from '@lib/validation';
-import { idField, intField } from '../fields';
-import { PAGE_MAX } from '../page-budget';
+import { idField, intField } from '../input/fields';
+import { PAGE_MAX } from '../http/page-budget';
 import { DEFAULT_PAGE_SIZE, pageParamsUpTo, sortParam } from '../paging';
 import { MAX_PROPERTIES, PROPERTY_TEXT_MAX, TAG_MAX, tagName, WIDGET_PROPERTIES_MAX } from './contact-rules';
 

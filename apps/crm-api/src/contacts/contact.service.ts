@@ -1,32 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { HttpError, badRequest, conflict, toHttpError, validationFailed } from '@lib/errors';
-import { driverCollection, escapeRegex, idSequence, insertWithSequenceId, retryWhileRaced } from '@lib/mongo';
-import type { Connection } from 'mongoose';
+import { escapeRegex, retryWhileRaced } from '@lib/mongo';
 import type { DomainUserDoc } from '../accounts/domain-user.model';
-import { removeContactFromActivities } from '../activity-cleanup';
-import { forgetContactInDeals } from '../deals/deal-contacts';
 import type { CrmPager, Page, SortedPageParams } from '../paging';
+import type { ForAccount } from '../store/account-scope';
 import { assertContactRules, emailsOf, TAG_MAX, type ContactState } from './contact-rules';
-import { contactModel, type ContactDoc, type Property } from './contact.model';
+import type { ContactDoc, Property } from './contact.model';
+import type { ContactRepository } from './contact.repository';
 import type { ContactInput } from './contact.schemas';
-import { contactSlots, type SlotReservation } from './contact-slots';
+import type { ContactSlots, SlotReservation } from './contact-slots';
+import type { EmailClaimRepository } from './email-claim.repository';
 import { emailClaims } from './email-claims';
-import { nowSeconds } from '../epoch';
+import { nowSeconds } from '../input/epoch';
 
 const CAMPAIGN_LISTS = ['campaignStatus', 'unsubscribeStatus', 'emailBounceStatus'] as const;
 /** How long an edit may hold a contact, and how long another edit waits for it. */
 const LEASE_MS = 10_000;
 const LEASE_WAIT_MS = 15_000;
 
-/**
- * Contact ids are reserved this many at a time (one counter write per block instead of one per
- * create): unique across processes, increasing within one, with gaps where a process stopped.
- */
-const CONTACT_ID_BLOCK = 20;
-
 const tagsOf = (doc: Pick<ContactDoc, 'tag_times'>) => Object.keys(doc.tag_times ?? {});
-const tagPath = (tag: string) => `tag_times.${tag}`;
 /** A property as the model stores it: its fields in schema order, absent ones left out. */
 const storedProperty = ({ name, type, subtype, value }: Property): Property => ({
   name,
@@ -41,29 +34,23 @@ const companyRefused = (what: string) => badRequest(`Companies take no ${what}`)
 const tooManyTags = (stored: number, added: number) =>
   validationFailed([{ field: 'tags', message: `a contact holds at most ${TAG_MAX} tags (it holds ${stored}${added ? `; ${added} of these were added before it was full` : ''})` }]);
 
-export interface ContactServiceOptions {
-  contactLimit: number;
+export interface ContactServiceDeps {
+  contacts: ForAccount<ContactRepository>;
+  claims: ForAccount<EmailClaimRepository>;
+  /** The contact limit of each account. */
+  slots: ContactSlots;
   pager: CrmPager;
+  /** What deleting a contact does to the records that relate it (notes, tasks, events, deals). */
+  contactDeleted: (account: number, id: number) => Promise<void>;
 }
 
-export function contactService(connection: Connection, options: ContactServiceOptions) {
-  const Contact = contactModel(connection);
-  const claims = emailClaims(connection);
-  const slots = contactSlots(connection, options.contactLimit);
-  const contactIds = idSequence(connection, 'contacts', { block: CONTACT_ID_BLOCK });
-
-  /**
-   * The contact as stored, every field given (what the model's defaults would add), written with the
-   * driver: the body was validated already, and a mongoose document costs more CPU than the insert.
-   */
-  async function insertContact(doc: ContactDoc): Promise<ContactDoc> {
-    await driverCollection(Contact).insertOne(doc);
-    return doc;
-  }
+export function contactService(deps: ContactServiceDeps) {
+  const { contacts, slots } = deps;
+  const claims = emailClaims(deps);
 
   async function assertCompany(account: number, id: number | null): Promise<void> {
     if (id === null) return;
-    if (!(await Contact.exists({ _id: id, account, type: 'COMPANY' }))) {
+    if (!(await contacts(account).companyExists(id))) {
       throw validationFailed([{ field: 'contact_company_id', message: `names no company of this account (${id})` }]);
     }
   }
@@ -74,9 +61,10 @@ export function contactService(connection: Connection, options: ContactServiceOp
    */
   async function dropDeletedCompany(doc: ContactDoc): Promise<ContactDoc> {
     const company = doc.contact_company_id;
-    if (company === null || (await Contact.exists({ _id: company, account: doc.account, type: 'COMPANY' }))) return doc;
-    await Contact.updateOne({ _id: doc._id, account: doc.account, contact_company_id: company }, { $set: { contact_company_id: null }, $inc: { rev: 1 } });
-    return (await Contact.findOne({ _id: doc._id, account: doc.account }).lean<ContactDoc>()) ?? { ...doc, contact_company_id: null };
+    const repository = contacts(doc.account);
+    if (company === null || (await repository.companyExists(company))) return doc;
+    await repository.unlinkCompany(doc._id, company);
+    return (await repository.get(doc._id)) ?? { ...doc, contact_company_id: null };
   }
 
   function assertCampaignLists(input: ContactInput, current?: ContactDoc): void {
@@ -98,8 +86,8 @@ export function contactService(connection: Connection, options: ContactServiceOp
   }
 
   async function findByEmail(account: number, email: string): Promise<ContactDoc | null> {
-    // a person first when a company shares the email (a hot read: straight to the driver)
-    return driverCollection(Contact).findOne({ account, emails: email }, { sort: { type: -1, _id: 1 } });
+    // a person first when a company shares the email
+    return contacts(account).byEmailFast(email);
   }
 
   async function requireByEmail(account: number, email: string): Promise<ContactDoc> {
@@ -109,7 +97,7 @@ export function contactService(connection: Connection, options: ContactServiceOp
   }
 
   async function reload(account: number, id: number): Promise<ContactDoc> {
-    const doc = await Contact.findOne({ _id: id, account }).lean<ContactDoc>();
+    const doc = await contacts(account).get(id);
     if (!doc) throw contactNotFound(`with id ${id}`);
     return doc;
   }
@@ -122,15 +110,11 @@ export function contactService(connection: Connection, options: ContactServiceOp
    */
   async function withLease<T>(account: number, id: number, work: (token: string) => Promise<T>): Promise<T> {
     const token = randomUUID();
+    const repository = contacts(account);
     await retryWhileRaced(
       async () => {
-        const now = Date.now();
-        const taken = await Contact.updateOne(
-          { _id: id, account, $or: [{ lock: { $exists: false } }, { lock_until: { $lt: now } }] },
-          { $set: { lock: token, lock_until: now + LEASE_MS } },
-        );
-        if (taken.matchedCount) return true;
-        if (!(await Contact.exists({ _id: id, account }))) throw contactNotFound(`with id ${id}`);
+        if (await repository.takeLease(id, token, LEASE_MS)) return true;
+        if (!(await repository.exists(id))) throw contactNotFound(`with id ${id}`);
         return undefined;
       },
       () => conflict(`Contact ${id} is being changed by other requests; try again`),
@@ -139,7 +123,7 @@ export function contactService(connection: Connection, options: ContactServiceOp
     try {
       return await work(token);
     } finally {
-      await Contact.updateOne({ _id: id, lock: token }, { $unset: { lock: '', lock_until: '' } });
+      await repository.releaseLease(id, token);
     }
   }
 
@@ -153,14 +137,13 @@ export function contactService(connection: Connection, options: ContactServiceOp
       const emails = emailsOf(merged.properties);
       const added = merged.type === 'PERSON' ? emails.filter((e) => !current.emails.includes(e)) : [];
       await claims.claim(account, id, added);
-      const written = await Contact.updateOne(
-        { _id: id, account, lock: token },
-        { $set: { ...changes, emails, updated_time: nowSeconds() }, $inc: { rev: 1 } },
-      ).catch(async (err) => {
-        await claims.release(account, id, added);
-        throw err;
-      });
-      if (!written.matchedCount) {
+      const written = await contacts(account)
+        .writeLeased(id, token, { ...changes, emails })
+        .catch(async (err) => {
+          await claims.release(account, id, added);
+          throw err;
+        });
+      if (!written) {
         await claims.release(account, id, added); // deleted meanwhile, or the lease ran out
         throw conflict(`Contact ${id} changed while it was being edited; try again`);
       }
@@ -176,7 +159,7 @@ export function contactService(connection: Connection, options: ContactServiceOp
   async function withTagCount(contact: ContactDoc): Promise<ContactDoc & { tag_count: number }> {
     let doc = contact;
     while (doc.tag_count === undefined) {
-      await Contact.updateOne({ _id: doc._id, account: doc.account, rev: doc.rev, tag_count: { $exists: false } }, { $set: { tag_count: tagsOf(doc).length } });
+      await contacts(doc.account).setTagCount(doc._id, doc.rev, tagsOf(doc).length);
       doc = await reload(doc.account, doc._id);
     }
     return doc as ContactDoc & { tag_count: number };
@@ -184,7 +167,7 @@ export function contactService(connection: Connection, options: ContactServiceOp
 
   /** Gives the contacts among `ids` stored before `tag_count` existed their count (see withTagCount). */
   async function ensureTagCounts(account: number, ids: number[]): Promise<void> {
-    const legacy = await Contact.find({ account, _id: { $in: ids }, tag_count: { $exists: false } }).lean<ContactDoc[]>();
+    const legacy = await contacts(account).withoutTagCount(ids);
     for (const doc of legacy) await withTagCount(doc);
   }
 
@@ -197,42 +180,32 @@ export function contactService(connection: Connection, options: ContactServiceOp
   async function addTagsTo(account: number, ids: number[], tags: string[]): Promise<void> {
     await ensureTagCounts(account, ids);
     const listed = [...new Set(tags)];
-    const docs = await Contact.find({ account, _id: { $in: ids }, type: 'PERSON' }, { tag_times: 1, tag_count: 1 }).lean<ContactDoc[]>();
+    const docs = await contacts(account).personTags(ids);
     const full = docs.filter((doc) => (doc.tag_count ?? 0) + listed.filter((tag) => !Object.hasOwn(doc.tag_times ?? {}, tag)).length > TAG_MAX).map((doc) => doc._id);
     if (full.length) throw validationFailed([{ field: 'data', message: `a contact holds at most ${TAG_MAX} tags; these would hold more (${full.slice(0, 10).join(', ')})` }]);
     const now = Date.now();
-    for (const tag of listed) {
-      await Contact.updateMany(
-        { _id: { $in: ids }, account, type: 'PERSON', [tagPath(tag)]: { $exists: false }, tag_count: { $lt: TAG_MAX } },
-        { $set: { [tagPath(tag)]: now, updated_time: nowSeconds() }, $inc: { tag_count: 1, rev: 1 } },
-      );
-    }
+    for (const tag of listed) await contacts(account).addTag(ids, tag, now, TAG_MAX);
   }
 
   /** Bulk REMOVE_TAG: removes each listed tag that is present from the persons among `ids`, one atomic write per tag, counted in `tag_count`. */
   async function removeTagsFrom(account: number, ids: number[], tags: string[]): Promise<void> {
     await ensureTagCounts(account, ids);
-    for (const tag of new Set(tags)) {
-      await Contact.updateMany(
-        { _id: { $in: ids }, account, type: 'PERSON', [tagPath(tag)]: { $exists: true } },
-        { $unset: { [tagPath(tag)]: '' }, $set: { updated_time: nowSeconds() }, $inc: { tag_count: -1, rev: 1 } },
-      );
-    }
+    for (const tag of new Set(tags)) await contacts(account).removeTags(ids, [tag]);
   }
 
   return {
     /** C1, companies, persons of a company: in the order of `global_sort_key` when the list takes one. */
     list: (account: number, params: SortedPageParams, filter: Record<string, unknown> = {}): Promise<Page<ContactDoc>> =>
-      options.pager.sorted(Contact, { account, ...filter }, params, `contacts:${account}:${JSON.stringify(filter)}`),
+      contacts(account).list(deps.pager, filter, params),
 
-    count: (account: number) => Contact.countDocuments({ account }),
+    count: (account: number) => contacts(account).count(),
 
-    // a hot read (C2): straight to the driver, the same document lean() gave
-    get: (account: number, id: number) => driverCollection(Contact).findOne({ _id: id, account }),
+    // a hot read (C2)
+    get: (account: number, id: number) => contacts(account).getFast(id),
 
     findByEmail,
 
-    findByEmails: (account: number, emails: string[]) => Contact.find({ account, emails: { $in: emails } }).sort({ _id: 1 }).lean<ContactDoc[]>(),
+    findByEmails: (account: number, emails: string[]) => contacts(account).byEmails(emails),
 
     /**
      * C3 (and C4 without id): claims the person's emails, then reserves a slot of the contact limit
@@ -266,16 +239,13 @@ export function contactService(connection: Connection, options: ContactServiceOp
       };
       let created: ContactDoc;
       try {
-        created = await insertWithSequenceId(
-          Contact,
-          contactIds,
-          async (id): Promise<ContactDoc> => {
+        created = await contacts(account).insert(
+          async (id) => {
             insertSent = false;
             if (state.type === 'PERSON') claimed = { id, emails: await claims.claim(account, id, emails) };
             slot = await slots.reserve(account, id);
             return {
               _id: id,
-              account,
               owner: owner._id,
               type: state.type,
               tag_times: tagTimes(state.tags),
@@ -295,10 +265,9 @@ export function contactService(connection: Connection, options: ContactServiceOp
             };
           },
           {
-            insert: async (doc) => {
+            beforeInsert: () => {
               if (slot) slots.assertInTime(slot);
               insertSent = true;
-              return insertContact(doc);
             },
             abandon: undo,
           },
@@ -341,17 +310,11 @@ export function contactService(connection: Connection, options: ContactServiceOp
 
     /** C5: 204 either way; persons of a deleted company no longer point at it. */
     async remove(account: number, id: number): Promise<void> {
-      if (!(await Contact.exists({ _id: id, account }))) return;
+      const repository = contacts(account);
+      if (!(await repository.exists(id))) return;
       await slots.settleStored(account, id);
-      const { deletedCount } = await Contact.deleteOne({ _id: id, account });
-      if (!deletedCount) return;
-      await Promise.all([
-        slots.free(account),
-        claims.releaseAll(id),
-        Contact.updateMany({ account, contact_company_id: id }, { $set: { contact_company_id: null }, $inc: { rev: 1 } }),
-        removeContactFromActivities(connection, account, id),
-        forgetContactInDeals(connection, account, id),
-      ]);
+      if (!(await repository.remove(id))) return;
+      await Promise.all([slots.free(account), claims.releaseAll(account, id), repository.unlinkPersonsOf(id), deps.contactDeleted(account, id)]);
     },
 
     /**
@@ -367,11 +330,7 @@ export function contactService(connection: Connection, options: ContactServiceOp
       if (current.tag_count + fresh.length > TAG_MAX) throw tooManyTags(current.tag_count, 0);
       let added = 0;
       for (const tag of fresh) {
-        const written = await Contact.updateOne(
-          { _id: contact._id, account: contact.account, [tagPath(tag)]: { $exists: false }, tag_count: { $lt: TAG_MAX } },
-          { $set: { [tagPath(tag)]: Date.now(), updated_time: nowSeconds() }, $inc: { tag_count: 1, rev: 1 } },
-        );
-        if (written.modifiedCount) {
+        if (await contacts(contact.account).addTag([contact._id], tag, Date.now(), TAG_MAX)) {
           added++;
           continue;
         }
@@ -385,47 +344,30 @@ export function contactService(connection: Connection, options: ContactServiceOp
       if (contact.type === 'COMPANY') throw companyRefused('tags');
       await withTagCount(contact);
       const listed = [...new Set(tags)];
-      const present = Object.fromEntries(listed.map((tag) => [tagPath(tag), { $exists: true }]));
+      const repository = contacts(contact.account);
       // one write when every listed tag is there (the usual case), else one per tag
-      const all = await Contact.updateOne(
-        { _id: contact._id, account: contact.account, ...present },
-        { $unset: Object.fromEntries(listed.map((tag) => [tagPath(tag), ''])), $set: { updated_time: nowSeconds() }, $inc: { tag_count: -listed.length, rev: 1 } },
-      );
-      if (all.matchedCount) return;
-      for (const tag of listed) {
-        await Contact.updateOne(
-          { _id: contact._id, account: contact.account, [tagPath(tag)]: { $exists: true } },
-          { $unset: { [tagPath(tag)]: '' }, $set: { updated_time: nowSeconds() }, $inc: { tag_count: -1, rev: 1 } },
-        );
-      }
+      if (await repository.removeTags([contact._id], listed)) return;
+      for (const tag of listed) await repository.removeTags([contact._id], [tag]);
     },
 
     addTagsTo,
     removeTagsFrom,
 
     /** The contacts of the account among `ids` (other ids are ignored), id and type only. */
-    kindsOf: (account: number, ids: number[]) => Contact.find({ account, _id: { $in: ids } }, { _id: 1, type: 1 }).sort({ _id: 1 }).lean<Pick<ContactDoc, '_id' | 'type'>[]>(),
+    kindsOf: (account: number, ids: number[]) => contacts(account).kindsOf(ids),
 
     /** Bulk CHANGE_OWNER: one atomic write per contact, all in one statement. */
     async changeOwnerOf(account: number, ids: number[], owner: DomainUserDoc): Promise<void> {
-      await Contact.updateMany({ account, _id: { $in: ids } }, { $set: { owner: owner._id, updated_time: nowSeconds() }, $inc: { rev: 1 } });
+      await contacts(account).setOwner(ids, owner._id);
     },
 
     /** The oldest contact with a phone property of exactly this value. */
-    findByPhone: (account: number, phone: string) =>
-      Contact.findOne({ account, properties: { $elemMatch: { name: 'phone', value: phone } } })
-        .sort({ _id: 1 })
-        .lean<ContactDoc>(),
+    findByPhone: (account: number, phone: string) => contacts(account).byPhone(phone),
 
     /** C9: one atomic `$inc`; a change that would take the score below 0 is refused. */
     async addScore(contact: ContactDoc, delta: number): Promise<void> {
       if (contact.type === 'COMPANY') throw companyRefused('lead score');
-      const guard = delta < 0 ? { lead_score: { $gte: -delta } } : {};
-      const written = await Contact.updateOne(
-        { _id: contact._id, account: contact.account, ...guard },
-        { $inc: { lead_score: delta, rev: 1 }, $set: { updated_time: nowSeconds() } },
-      );
-      if (!written.matchedCount) {
+      if (!(await contacts(contact.account).addScore(contact._id, delta))) {
         await reload(contact.account, contact._id);
         throw validationFailed([{ field: 'score', message: 'would take the lead score below 0' }]);
       }
@@ -435,7 +377,7 @@ export function contactService(connection: Connection, options: ContactServiceOp
     async setNumber(account: number, id: number, field: 'lead_score' | 'star_value', value: number): Promise<ContactDoc> {
       const contact = await reload(account, id);
       if (contact.type === 'COMPANY' && value !== 0) throw companyRefused(field === 'lead_score' ? 'lead score' : 'star value');
-      await Contact.updateOne({ _id: id, account }, { $set: { [field]: value, updated_time: nowSeconds() }, $inc: { rev: 1 } });
+      await contacts(account).setNumber(id, field, value);
       return reload(account, id);
     },
 
@@ -454,8 +396,7 @@ export function contactService(connection: Connection, options: ContactServiceOp
 
     /** C12. */
     async changeOwner(account: number, id: number, owner: DomainUserDoc): Promise<ContactDoc> {
-      const written = await Contact.updateOne({ _id: id, account }, { $set: { owner: owner._id, updated_time: nowSeconds() }, $inc: { rev: 1 } });
-      if (!written.matchedCount) throw contactNotFound(`with id ${id}`);
+      if (!(await contacts(account).setOwner([id], owner._id))) throw contactNotFound(`with id ${id}`);
       return reload(account, id);
     },
 
@@ -466,7 +407,7 @@ export function contactService(connection: Connection, options: ContactServiceOp
         ...(type && { type }),
         properties: { $elemMatch: { name: { $in: ['first_name', 'last_name', 'name', 'email', 'company', 'title'] }, value: prefix } },
       };
-      return options.pager.page(Contact, { account, ...filter }, params, `search:${account}:${type ?? ''}:${q}`);
+      return contacts(account).search(deps.pager, filter, params, `${type ?? ''}:${q}`);
     },
 
     requireByEmail,

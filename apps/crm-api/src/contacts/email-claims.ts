@@ -1,7 +1,7 @@
 import { HttpError } from '@lib/errors';
-import { driverCollection } from '@lib/mongo';
-import type { Connection } from 'mongoose';
-import { contactModel, emailClaimModel } from './contact.model';
+import type { ForAccount } from '../store/account-scope';
+import type { ContactRepository } from './contact.repository';
+import type { EmailClaimRepository } from './email-claim.repository';
 
 /** A claim older than this whose contact does not hold the email was left by a crash: it may be taken over. */
 const STALE_CLAIM_MS = 60_000;
@@ -15,22 +15,16 @@ export const duplicateEmail = (email: string) =>
  * Person emails are unique per account. Each email is claimed by inserting `<account>:<email>` as
  * an `_id`, which the database keeps unique under any concurrency, before the contact is written.
  */
-export function emailClaims(connection: Connection) {
-  const Claim = emailClaimModel(connection);
-  const Contact = contactModel(connection);
-  const key = (account: number, email: string) => `${account}:${email}`;
+export function emailClaims(repositories: { claims: ForAccount<EmailClaimRepository>; contacts: ForAccount<ContactRepository> }) {
+  const { claims, contacts } = repositories;
 
   /**
    * Inserts a claim for each email in one command (unordered: each insert stands alone) and
    * answers the emails whose claim already existed.
    */
   async function insertClaims(account: number, contact: number, emails: string[]): Promise<string[]> {
-    const now = Date.now();
     try {
-      await driverCollection(Claim).insertMany(
-        emails.map((email) => ({ _id: key(account, email), contact, claimed_at: now })),
-        { ordered: false },
-      );
+      await claims(account).insertMany(contact, emails, Date.now());
       return [];
     } catch (err) {
       const { code, writeErrors = [], errorResponse } = err as { code?: number; writeErrors?: { code?: number; index: number }[]; errorResponse?: unknown };
@@ -45,14 +39,12 @@ export function emailClaims(connection: Connection) {
 
   /** An email whose claim exists: false when this contact holds it already; taken over when the holder's claim is stale; else 400. */
   async function claimHeld(account: number, contact: number, email: string): Promise<boolean> {
-    const _id = key(account, email);
-    const holder = await Claim.findById(_id).lean();
+    const holder = await claims(account).holder(email);
     if (!holder) return claimOne(account, contact, email); // released meanwhile
     if (holder.contact === contact) return false;
     const fresh = Date.now() - (holder.claimed_at ?? 0) < STALE_CLAIM_MS;
-    if (fresh || (await Contact.exists({ _id: holder.contact, account, type: 'PERSON', emails: email }))) throw duplicateEmail(email);
-    const taken = await Claim.updateOne({ _id, contact: holder.contact }, { $set: { contact, claimed_at: Date.now() } });
-    if (!taken.modifiedCount) throw duplicateEmail(email);
+    if (fresh || (await contacts(account).personHolds(holder.contact, email))) throw duplicateEmail(email);
+    if (!(await claims(account).takeOver(email, holder.contact, contact, Date.now()))) throw duplicateEmail(email);
     return true;
   }
 
@@ -80,11 +72,11 @@ export function emailClaims(connection: Connection) {
     },
 
     async release(account: number, contact: number, emails: string[]): Promise<void> {
-      if (emails.length) await Claim.deleteMany({ _id: { $in: emails.map((e) => key(account, e)) }, contact });
+      if (emails.length) await claims(account).release(contact, emails);
     },
 
-    async releaseAll(contact: number): Promise<void> {
-      await Claim.deleteMany({ contact });
+    async releaseAll(account: number, contact: number): Promise<void> {
+      await claims(account).releaseAll(contact);
     },
   };
 }

@@ -1,27 +1,25 @@
-import { driverCollection } from '@lib/mongo';
-import type { Connection } from 'mongoose';
 import type { AccountService } from '../accounts/account.service';
 import { userView } from '../accounts/user.view';
-import { contactModel } from '../contacts/contact.model';
 import type { ContactPresenter } from '../contacts/contact.presenter';
-import { noteModel, type NoteDoc } from '../notes/note.model';
-import { trackModel, type TrackDoc } from '../tracks/track.model';
+import type { ContactRepository } from '../contacts/contact.repository';
+import type { NoteRepository } from '../notes/note.repository';
+import type { ForAccount } from '../store/account-scope';
+import type { TrackRepository } from '../tracks/track.repository';
 import type { DealDoc } from './deal.model';
 import { dealView } from './deal.view';
 
 /** A deal shows the ids of at most this many of its notes, the oldest; the deal's note list (paged) has them all. */
 export const DEAL_NOTES_SHOWN = 100;
 
-/** Deal views with their contacts (full contact objects), owners, track names and note ids, loaded once per page. */
-export function dealPresenter(connection: Connection, accounts: AccountService, contacts: ContactPresenter) {
-  const Contact = contactModel(connection);
-  const Track = trackModel(connection);
-  const Note = noteModel(connection);
+export interface DealRelationReads {
+  contacts: ForAccount<ContactRepository>;
+  tracks: ForAccount<TrackRepository>;
+  notes: ForAccount<NoteRepository>;
+}
 
-  const readNotes = (account: number, deals: number[], limit: number) =>
-    driverCollection(Note)
-      .find<Pick<NoteDoc, '_id' | 'deals'>>({ account, deals: { $in: deals } }, { projection: { deals: 1 }, sort: { created_time: 1, _id: 1 }, limit })
-      .toArray();
+/** Deal views with their contacts (full contact objects), owners, track names and note ids, loaded once per page. */
+export function dealPresenter(reads: DealRelationReads, accounts: AccountService, contacts: ContactPresenter) {
+  const readNotes = (account: number, deals: number[], limit: number) => reads.notes(account).ofDeals(deals, limit);
 
   /**
    * The ids of each deal's oldest DEAL_NOTES_SHOWN notes. One read of all their notes, unless
@@ -52,9 +50,9 @@ export function dealPresenter(connection: Connection, accounts: AccountService, 
     const dealIds = docs.map((d) => d._id);
     const [contactDocs, owners, tracks, notes] = await Promise.all([
       // driver reads (the documents lean() gave): a page of deals costs four of them
-      contactIds.length ? driverCollection(Contact).find({ account, _id: { $in: contactIds } }).toArray() : Promise.resolve([]),
+      contactIds.length ? reads.contacts(account).byIdsFast(contactIds) : Promise.resolve([]),
       accounts.usersById(account, [...new Set(docs.map((d) => d.owner_id))]),
-      driverCollection(Track).find<Pick<TrackDoc, '_id' | 'name'>>({ account, _id: { $in: [...new Set(docs.map((d) => d.pipeline_id))] } }, { projection: { name: 1 } }).toArray(),
+      reads.tracks(account).namesOf([...new Set(docs.map((d) => d.pipeline_id))]),
       noteIdsByDeal(account, dealIds),
     ]);
     const contactViews = new Map((await contacts.many(contactDocs)).map((view) => [view.id, view]));

@@ -1,4 +1,4 @@
-import { XML_NAMES } from '../xml-names';
+import { XML_NAMES } from '../http/xml-names';
 import { validationFailed } from '@lib/errors';
 import { negotiate } from '@lib/http';
 import { defineRoute, xmlRoot, xmlList, type AnyRoute } from '@lib/validation';
@@ -6,9 +6,9 @@ import type { Request, Response } from 'express';
 import { currentUser } from '../auth/basic-auth';
 import { isEmail } from '../contacts/contact-rules';
 import type { ContactService } from '../contacts/contact.service';
-import { commonErrors, notFoundError } from '../errors.outputs';
+import { commonErrors, notFoundError } from '../http/errors.outputs';
 import { shapePage, type Page } from '../paging';
-import { reply, sendNoContent } from '../reply';
+import { reply, sendNoContent } from '../http/reply';
 import type { TrackDoc } from '../tracks/track.model';
 import type { TrackService } from '../tracks/track.service';
 import type { DealDoc } from './deal.model';
@@ -17,7 +17,7 @@ import type { DealPresenter } from './deal.presenter';
 import { basedQuery, bulkInput, byPipelineQuery, contactDealsParams, dealInput, dealParams, dealPatch, emailParams, listQuery, wholeListQuery } from './deal.schemas';
 import type { DealService } from './deal.service';
 import { milestoneViewDeals, TRUNCATED_HEADER } from './milestone-view';
-import { SMALL_BODY } from '../body-limits';
+import { SMALL_BODY } from '../http/body-limits';
 
 const TAGS = ['deals'];
 const BASE = '/dev/api/opportunity';

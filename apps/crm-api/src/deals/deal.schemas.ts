@@ -1,7 +1,7 @@
 import { formArray, pathId, queryInt, text, xmlRoot, z } from '@lib/validation';
-import { idField, intField } from '../fields';
-import { MAX_RELATED_CONTACTS } from '../contact-links';
-import { PAGE_MAX } from '../page-budget';
+import { idField, intField } from '../input/fields';
+import { MAX_RELATED_CONTACTS } from '../contacts/contact-links';
+import { PAGE_MAX } from '../http/page-budget';
 import { pageParamsUpTo, sortParam, wholeListQueryUpTo } from '../paging';
 
 const pageParams = pageParamsUpTo(PAGE_MAX.deals);

@@ -1,15 +1,15 @@
 import { HttpError, conflict, validationFailed, type FieldIssue } from '@lib/errors';
-import { DATABASE_TIME_LIMITS, driverCollection, idSequence, insertWithSequenceId, retryWhileRaced } from '@lib/mongo';
-import type { Connection } from 'mongoose';
-import { domainUserModel } from '../accounts/domain-user.model';
-import { contactModel } from '../contacts/contact.model';
+import { retryWhileRaced } from '@lib/mongo';
+import type { UserRepository } from '../accounts/user.repository';
+import type { ContactRepository } from '../contacts/contact.repository';
+import type { NoteRepository } from '../notes/note.repository';
 import type { CrmPager, Page, SortedPageParams } from '../paging';
+import type { ForAccount } from '../store/account-scope';
 import type { TrackService } from '../tracks/track.service';
-import { removeDealsFromNotes } from '../activity-cleanup';
-import { removeContactsFromDeals } from './deal-contacts';
-import { dealModel, type DealDoc } from './deal.model';
+import type { DealDoc } from './deal.model';
+import type { DealRepository } from './deal.repository';
 import type { DealInput, DealPatch } from './deal.schemas';
-import { nowSeconds } from '../epoch';
+import { nowSeconds } from '../input/epoch';
 
 /** Partial updates that move a deal are compare-and-set on its placement; retried this often. */
 
@@ -47,11 +47,18 @@ function isMilestoneOf(milestones: string[], name: string): boolean {
   return milestones.some((milestone) => milestone.toLowerCase() === lower);
 }
 
-export function dealService(connection: Connection, deps: { tracks: TrackService; pager: CrmPager }) {
-  const Deal = dealModel(connection);
-  const ids = idSequence(connection, 'deals');
-  const Contact = contactModel(connection);
-  const DomainUser = domainUserModel(connection);
+export interface DealServiceDeps {
+  deals: ForAccount<DealRepository>;
+  /** A deal's contacts and owner must exist; a deleted deal leaves the notes. */
+  contacts: ForAccount<ContactRepository>;
+  users: ForAccount<UserRepository>;
+  notes: ForAccount<NoteRepository>;
+  tracks: TrackService;
+  pager: CrmPager;
+}
+
+export function dealService(deps: DealServiceDeps) {
+  const { deals } = deps;
 
   /** What is wrong with the references of a deal: its track and milestone, its owner, its contacts. */
   async function refIssues(account: number, refs: Refs): Promise<FieldIssue[]> {
@@ -63,11 +70,11 @@ export function dealService(connection: Connection, deps: { tracks: TrackService
         issues.push({ field: 'milestone', message: `"${refs.milestone}" is not a milestone of the track ${track.name}; use one of: ${track.milestones.join(', ')}` });
       }
     }
-    if (refs.owner_id !== undefined && !(await DomainUser.exists({ _id: refs.owner_id, account }))) {
+    if (refs.owner_id !== undefined && !(await deps.users(account).exists(refs.owner_id))) {
       issues.push({ field: 'owner_id', message: `names no user of this account (${refs.owner_id})` });
     }
     if (refs.contact_ids?.length) {
-      const found = new Set((await Contact.find({ account, _id: { $in: refs.contact_ids } }, { _id: 1 }).lean()).map((c) => c._id));
+      const found = await deps.contacts(account).existingIds(refs.contact_ids);
       const missing = refs.contact_ids.filter((id) => !found.has(id));
       if (missing.length) issues.push({ field: 'contact_ids', message: `name no contact of this account: ${missing.join(', ')}` });
     }
@@ -94,64 +101,45 @@ export function dealService(connection: Connection, deps: { tracks: TrackService
       throw validationFailed(gone.map((issue) => ({ ...issue, message: `${issue.message} (changed while the deal was being saved)` })));
     }
     if (issues.length) {
-      const found = new Set((await Contact.find({ account, _id: { $in: doc.contact_ids } }, { _id: 1 }).lean()).map((c) => c._id));
+      const found = await deps.contacts(account).existingIds(doc.contact_ids);
       const missing = doc.contact_ids.filter((c) => !found.has(c));
-      await removeContactsFromDeals(connection, { account, _id: id }, missing);
-      doc = (await Deal.findOne({ _id: id, account }).lean<DealDoc>()) ?? doc;
+      await deals(account).removeContacts(missing, id);
+      doc = (await deals(account).get(id)) ?? doc;
     }
     return doc;
   }
 
   /** Puts back the placement and owner a write replaced, unless another write changed them since. */
   const restore = (account: number, id: number, before: DealDoc, written: Refs) => () =>
-    Deal.updateOne(
-      { _id: id, account, pipeline_id: written.pipeline_id ?? before.pipeline_id, milestone: written.milestone ?? before.milestone, owner_id: written.owner_id ?? before.owner_id },
-      { $set: { pipeline_id: before.pipeline_id, milestone: before.milestone, owner_id: before.owner_id } },
+    deals(account).restorePlacement(
+      id,
+      { pipeline_id: written.pipeline_id ?? before.pipeline_id, milestone: written.milestone ?? before.milestone, owner_id: written.owner_id ?? before.owner_id },
+      before,
     );
 
   async function requireDeal(account: number, id: number): Promise<DealDoc> {
-    const doc = await Deal.findOne({ _id: id, account }).lean<DealDoc>();
+    const doc = await deals(account).get(id);
     if (!doc) throw dealNotFound(id);
     return doc;
   }
 
-  const byCreation = { created_time: 1, _id: 1 } as const;
-
   return {
-    get: (account: number, id: number) => Deal.findOne({ _id: id, account }).lean<DealDoc>(),
+    get: (account: number, id: number) => deals(account).get(id),
 
     /** D1, and D10 with a track filter. */
     list: (account: number, params: SortedPageParams, pipelineId?: number): Promise<Page<DealDoc>> =>
-      deps.pager.sorted(Deal, { account, ...(pipelineId !== undefined && { pipeline_id: pipelineId }) }, params, `deals:${account}:${pipelineId ?? 'all'}`),
+      deals(account).list(deps.pager, params, pipelineId),
 
-    /**
-     * D8/D9's read: a track's deals oldest first, `size` at a time, straight to the driver (the
-     * documents lean() gave, without a mongoose Query); the reader stops when it has enough.
-     */
-    async *inTrack(account: number, pipelineId: number, size: number): AsyncGenerator<DealDoc[]> {
-      const cursor = driverCollection(Deal).find({ account, pipeline_id: pipelineId }, { sort: byCreation, batchSize: size, maxTimeMS: DATABASE_TIME_LIMITS.queryMs });
-      try {
-        let batch: DealDoc[] = [];
-        for await (const doc of cursor) {
-          batch.push(doc);
-          if (batch.length === size) {
-            yield batch;
-            batch = [];
-          }
-        }
-        if (batch.length) yield batch;
-      } finally {
-        await cursor.close();
-      }
-    },
+    /** D8/D9's read: a track's deals oldest first, `size` at a time; the reader stops when it has enough. */
+    inTrack: (account: number, pipelineId: number, size: number) => deals(account).inTrack(pipelineId, size),
 
     /** D11, paged (a contact may be in any number of deals). */
     ofContact: (account: number, contactId: number, params: { page_size: number; cursor?: string }): Promise<Page<DealDoc>> =>
-      deps.pager.page(Deal, { account, contact_ids: contactId }, params, `deals:${account}:contact:${contactId}`),
+      deals(account).ofContact(deps.pager, contactId, params),
 
     /** D12, paged. */
     ofOwner: (account: number, ownerId: number, params: { page_size: number; cursor?: string }): Promise<Page<DealDoc>> =>
-      deps.pager.page(Deal, { account, owner_id: ownerId }, params, `deals:${account}:owner:${ownerId}`),
+      deals(account).ofOwner(deps.pager, ownerId, params),
 
     /** D3 without id, D5 (with the contact added to `contact_ids`). */
     async create(account: number, input: DealInput, extraContacts: number[] = []): Promise<DealDoc> {
@@ -159,8 +147,8 @@ export function dealService(connection: Connection, deps: { tracks: TrackService
       state.contact_ids = unique([...state.contact_ids, ...extraContacts]);
       await assertRefs(account, state);
       const now = nowSeconds();
-      const created = await insertWithSequenceId(Deal, ids, (_id) => ({ _id, account, ...state, created_time: now, updated_time: now }) as DealDoc);
-      return settle(account, created, () => Deal.deleteOne({ _id: created._id, account }));
+      const created = await deals(account).insert({ ...state, created_time: now, updated_time: now });
+      return settle(account, created, () => deals(account).remove(created._id));
     },
 
     /** D4 and D3 with an id: the body is the whole deal; optional fields not sent take their defaults. */
@@ -168,7 +156,7 @@ export function dealService(connection: Connection, deps: { tracks: TrackService
       await requireDeal(account, id);
       const state = stateOf(input);
       await assertRefs(account, state);
-      const before = await Deal.findOneAndUpdate({ _id: id, account }, { $set: { ...state, updated_time: nowSeconds() } }, { returnDocument: 'before' }).lean<DealDoc>();
+      const before = await deals(account).setIf(id, {}, state);
       if (!before) throw dealNotFound(id);
       return settle(account, await requireDeal(account, id), restore(account, id, before, state));
     },
@@ -192,7 +180,7 @@ export function dealService(connection: Connection, deps: { tracks: TrackService
           const placement = { pipeline_id: changes.pipeline_id ?? current.pipeline_id, milestone: changes.milestone ?? current.milestone };
           await assertRefs(account, { ...(moves && placement), owner_id: changes.owner_id, contact_ids: changes.contact_ids });
           const guard = moves ? { pipeline_id: current.pipeline_id, milestone: current.milestone } : {};
-          const before = await Deal.findOneAndUpdate({ _id: id, account, ...guard }, { $set: { ...changes, updated_time: nowSeconds() } }, { returnDocument: 'before' }).lean<DealDoc>();
+          const before = await deals(account).setIf(id, guard, changes);
           return before ? settle(account, await requireDeal(account, id), restore(account, id, before, changes)) : undefined;
         },
         () => conflict(`Deal ${id} was moved by other requests meanwhile; try again`),
@@ -201,17 +189,15 @@ export function dealService(connection: Connection, deps: { tracks: TrackService
 
     /** D6. */
     async remove(account: number, id: number): Promise<number[]> {
-      const { deletedCount } = await Deal.deleteOne({ _id: id, account });
-      if (!deletedCount) return [];
-      await removeDealsFromNotes(connection, account, [id]);
+      if (!(await deals(account).remove(id))) return [];
+      await deps.notes(account).removeDeals([id]);
       return [id];
     },
 
     /** D7: deletes every listed deal of the account, ignoring other ids; answers the deleted ids. */
     async removeMany(account: number, ids: number[]): Promise<number[]> {
-      const found = (await Deal.find({ account, _id: { $in: unique(ids) } }, { _id: 1 }).sort({ _id: 1 }).lean()).map((d) => d._id);
-      if (found.length) await Deal.deleteMany({ account, _id: { $in: found } });
-      if (found.length) await removeDealsFromNotes(connection, account, found);
+      const found = await deals(account).removeMany(unique(ids));
+      if (found.length) await deps.notes(account).removeDeals(found);
       return found;
     },
   };

@@ -1,4 +1,4 @@
-import { PAGE_BUDGET_BYTES, PAGE_MAX } from '../page-budget';
+import { PAGE_BUDGET_BYTES, PAGE_MAX } from '../http/page-budget';
 import type { DealDoc } from './deal.model';
 import type { DealView } from './deal.view';
 

@@ -1,12 +1,12 @@
-import { XML_NAMES } from '../xml-names';
+import { XML_NAMES } from '../http/xml-names';
 import { validationFailed } from '@lib/errors';
 import { defineRoute, xmlRoot, xmlList, type AnyRoute } from '@lib/validation';
 import type { Request, Response } from 'express';
 import { currentUser } from '../auth/basic-auth';
-import { contactsOf, sentContactIds, type ContactLinks } from '../contact-links';
-import { commonErrors, notFoundError } from '../errors.outputs';
+import { contactsOf, sentContactIds, type ContactLinks } from '../contacts/contact-links';
+import { commonErrors, notFoundError } from '../http/errors.outputs';
 import { shapePage, type Page } from '../paging';
-import { reply, sendNoContent } from '../reply';
+import { reply, sendNoContent } from '../http/reply';
 import type { EventDoc } from './event.model';
 import { eventListOutput, eventOutput } from './event.outputs';
 import { contactEventsParams, eventInput, eventParams, rangeQuery, wholeListQuery, type EventInput } from './event.schemas';

@@ -1,11 +1,11 @@
 import { pathId, queryInt, text, z } from '@lib/validation';
-import { contactIdList } from '../contact-links';
-import { PAGE_MAX } from '../page-budget';
+import { contactIdList } from '../contacts/contact-links';
+import { PAGE_MAX } from '../http/page-budget';
 import { wholeListParamsUpTo, wholeListQueryUpTo } from '../paging';
 
 const wholeListParams = wholeListParamsUpTo(PAGE_MAX.events);
-import { epochField, inOrder, MAX_EPOCH } from '../epoch';
-import { idField } from '../fields';
+import { epochField, inOrder, MAX_EPOCH } from '../input/epoch';
+import { idField } from '../input/fields';
 import { EVENT_COLORS } from './event.model';
 
 /** Shown in responses; accepted back (so a fetched event can be sent unchanged) and ignored. */

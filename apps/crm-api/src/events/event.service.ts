@@ -1,12 +1,11 @@
 import { HttpError, validationFailed, type FieldIssue } from '@lib/errors';
-import { idSequence, insertWithSequenceId, updateByRevision } from '@lib/mongo';
 import type { SortKey } from '@lib/paging';
-import type { Connection } from 'mongoose';
-import type { ContactLinks } from '../contact-links';
-import type { CrmPager } from '../paging';
-import type { Page } from '../paging';
-import { eventModel, type EventColor, type EventDoc } from './event.model';
-import { nowSeconds } from '../epoch';
+import type { ContactLinks } from '../contacts/contact-links';
+import type { CrmPager, Page } from '../paging';
+import type { ForAccount, ScopedFilter } from '../store/account-scope';
+import type { EventColor, EventDoc } from './event.model';
+import type { EventRepository } from './event.repository';
+import { nowSeconds } from '../input/epoch';
 
 type PageParams = { page_size: number; cursor?: string };
 
@@ -31,13 +30,11 @@ function assertTimes(start: number, end: number): void {
   if (start > end) throw validationFailed([{ field: 'end', message: 'must not be before start' }]);
 }
 
-export function eventService(connection: Connection, options: { pager: CrmPager; links: ContactLinks }) {
-  const Event = eventModel(connection);
-  const ids = idSequence(connection, 'events');
+export function eventService(events: ForAccount<EventRepository>, options: { pager: CrmPager; links: ContactLinks }) {
   const { pager, links } = options;
 
-  const list = (account: number, filter: Record<string, unknown>, params: PageParams, scope: string): Promise<Page<EventDoc>> =>
-    pager.page(Event, { account, ...filter }, params, `events:${scope}:${account}:${JSON.stringify(filter)}`, BY_START);
+  const list = (account: number, filter: ScopedFilter, params: PageParams, key: string): Promise<Page<EventDoc>> =>
+    events(account).list(pager, filter, params, key, BY_START);
 
   return {
     /** E3 (and E4 without id): title, start and end required, start ≤ end. */
@@ -48,9 +45,7 @@ export function eventService(connection: Connection, options: { pager: CrmPager;
       assertTimes(start, end);
       if (input.contacts?.length) await links.assertExist(account, input.contacts, contactsField);
       const now = nowSeconds();
-      const doc = await insertWithSequenceId(Event, ids, (id) => ({
-        _id: id,
-        account,
+      const doc = await events(account).insert({
         title,
         start,
         end,
@@ -60,19 +55,19 @@ export function eventService(connection: Connection, options: { pager: CrmPager;
         contacts: input.contacts ?? [],
         created_time: now,
         updated_time: now,
-      }) as EventDoc);
-      return links.dropDeleted(Event, doc);
+      });
+      return links.dropDeleted(events(account), doc);
     },
 
     /** E4 with an id: the sent fields replace the stored ones; start ≤ end checked on the result. */
     async update(account: number, id: number, changes: EventChanges, contactsField: string): Promise<EventDoc> {
       if (changes.contacts?.length) await links.assertExist(account, changes.contacts, contactsField);
-      const doc = await updateByRevision(Event, { _id: id, account }, (current) => {
+      const doc = await events(account).updateByRevision(id, (current) => {
         assertTimes(changes.start ?? current.start, changes.end ?? current.end);
         return { ...changes, updated_time: nowSeconds() };
       });
       if (!doc) throw eventNotFound(id);
-      return links.dropDeleted(Event, doc);
+      return links.dropDeleted(events(account), doc);
     },
 
     /** E1: events overlapping [start, end] (both inclusive), by start time. */
@@ -83,7 +78,7 @@ export function eventService(connection: Connection, options: { pager: CrmPager;
     ofContact: (account: number, contactId: number, params: PageParams) => list(account, { contacts: contactId }, params, 'contact'),
 
     async remove(account: number, id: number): Promise<void> {
-      await Event.deleteOne({ _id: id, account });
+      await events(account).remove(id);
     },
   };
 }

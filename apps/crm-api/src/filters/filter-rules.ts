@@ -1,7 +1,7 @@
 import { validationFailed, type FieldIssue } from '@lib/errors';
 import { tagName } from '../contacts/contact-rules';
 import type { FilterJson, FilterRule } from './filter.schemas';
-import { nowSeconds } from '../epoch';
+import { nowSeconds } from '../input/epoch';
 
 type Clause = Record<string, unknown>;
 

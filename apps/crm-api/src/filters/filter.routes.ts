@@ -4,12 +4,12 @@ import { contactListOutput } from '../contacts/contact.outputs';
 import type { ContactPresenter } from '../contacts/contact.presenter';
 import { dealPageOutput } from '../deals/deal.outputs';
 import type { DealPresenter } from '../deals/deal.presenter';
-import { commonErrors, noContent } from '../errors.outputs';
+import { commonErrors, noContent } from '../http/errors.outputs';
 import { validationFailed } from '@lib/errors';
-import { PAGE_MAX } from '../page-budget';
+import { PAGE_MAX } from '../http/page-budget';
 import { DEFAULT_PAGE_SIZE, shapePage } from '../paging';
-import { reply, sendNoContent } from '../reply';
-import { XML_NAMES } from '../xml-names';
+import { reply, sendNoContent } from '../http/reply';
+import { XML_NAMES } from '../http/xml-names';
 import { dynamicFilterForm, MAX_FILTER_JSON, MAX_RULES } from './filter.schemas';
 import type { FilterService } from './filter.service';
 

@@ -1,6 +1,6 @@
 import { parseSingleQuotedJson, z } from '@lib/validation';
-import { intField } from '../fields';
-import { PAGE_MAX } from '../page-budget';
+import { intField } from '../input/fields';
+import { PAGE_MAX } from '../http/page-budget';
 import { pageParamsUpTo, sortParam } from '../paging';
 
 /** Rules per list (`rules`, `or_rules`) of one filter. */

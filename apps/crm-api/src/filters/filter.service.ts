@@ -1,7 +1,9 @@
-import type { Connection } from 'mongoose';
-import { contactModel, type ContactDoc } from '../contacts/contact.model';
-import { dealModel, type DealDoc } from '../deals/deal.model';
+import type { ContactDoc } from '../contacts/contact.model';
+import type { ContactRepository } from '../contacts/contact.repository';
+import type { DealDoc } from '../deals/deal.model';
+import type { DealRepository } from '../deals/deal.repository';
 import type { CrmPager, Page, SortedPageParams } from '../paging';
+import type { ForAccount } from '../store/account-scope';
 import { filterQuery } from './filter-rules';
 import type { FilterJson } from './filter.schemas';
 
@@ -10,17 +12,13 @@ import type { FilterJson } from './filter.schemas';
  * paged like the lists (keyset on the sort's index; the rules filter what that index walk finds).
  * The cursor is bound to the filter as sent, so it cannot be replayed on another filter.
  */
-export function filterService(connection: Connection, pager: CrmPager) {
-  const Contact = contactModel(connection);
-  const Deal = dealModel(connection);
-  const scope = (account: number, filter: FilterJson) => `filter:${account}:${JSON.stringify(filter)}`;
-
+export function filterService(repositories: { contacts: ForAccount<ContactRepository>; deals: ForAccount<DealRepository> }, pager: CrmPager) {
   return {
     contacts: (account: number, filter: FilterJson, params: SortedPageParams): Promise<Page<ContactDoc>> =>
-      pager.sorted(Contact, { account, ...filterQuery(filter) }, params, scope(account, filter)),
+      repositories.contacts(account).filtered(pager, filterQuery(filter), params, JSON.stringify(filter)),
 
     deals: (account: number, filter: FilterJson, params: SortedPageParams): Promise<Page<DealDoc>> =>
-      pager.sorted(Deal, { account, ...filterQuery(filter) }, params, scope(account, filter)),
+      repositories.deals(account).filtered(pager, filterQuery(filter), params, JSON.stringify(filter)),
   };
 }
 

@@ -1,19 +1,19 @@
-import { XML_NAMES } from '../xml-names';
+import { XML_NAMES } from '../http/xml-names';
 import { validationFailed } from '@lib/errors';
 import { defineRoute, xmlRoot, xmlList, type AnyRoute } from '@lib/validation';
 import type { Request, Response } from 'express';
 import { currentUser } from '../auth/basic-auth';
-import { sentContactIds } from '../contact-links';
+import { sentContactIds } from '../contacts/contact-links';
 import type { ContactService } from '../contacts/contact.service';
-import { commonErrors, notFoundError } from '../errors.outputs';
+import { commonErrors, notFoundError } from '../http/errors.outputs';
 import { shapePage, type Page } from '../paging';
-import { reply, sendNoContent } from '../reply';
+import { reply, sendNoContent } from '../http/reply';
 import type { NoteDoc } from './note.model';
 import { noteListOutput, noteOutput } from './note.outputs';
 import { contactNoteParams, contactNotesParams, dealNotesParams, noteByEmailForm, noteInput, noteUpdateInput, wholeListQuery, type NoteInput, type NoteUpdateInput } from './note.schemas';
 import type { NoteFields, NoteService } from './note.service';
 import { noteView } from './note.view';
-import { SMALL_BODY } from '../body-limits';
+import { SMALL_BODY } from '../http/body-limits';
 
 const TAGS = ['notes'];
 const one = { description: 'The note', schema: xmlRoot(noteOutput, XML_NAMES.note.root) };

@@ -1,7 +1,7 @@
 import { pathId, text, xmlRoot, z } from '@lib/validation';
-import { contactIdList, idList } from '../contact-links';
-import { idField } from '../fields';
-import { PAGE_MAX } from '../page-budget';
+import { contactIdList, idList } from '../contacts/contact-links';
+import { idField } from '../input/fields';
+import { PAGE_MAX } from '../http/page-budget';
 import { wholeListQueryUpTo } from '../paging';
 
 const subject = text({ max: 1000 });

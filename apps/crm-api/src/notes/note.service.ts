@@ -1,12 +1,11 @@
 import { HttpError, validationFailed } from '@lib/errors';
-import { idSequence, insertWithSequenceId, removeFromLists } from '@lib/mongo';
-import type { Connection } from 'mongoose';
 import type { AccountService } from '../accounts/account.service';
-import type { ContactLinks } from '../contact-links';
-import type { CrmPager } from '../paging';
-import type { Page } from '../paging';
-import { noteModel, type NoteDoc } from './note.model';
-import { nowSeconds } from '../epoch';
+import type { ContactLinks } from '../contacts/contact-links';
+import type { CrmPager, Page } from '../paging';
+import type { ForAccount } from '../store/account-scope';
+import type { NoteDoc } from './note.model';
+import type { NoteRepository } from './note.repository';
+import { nowSeconds } from '../input/epoch';
 
 /** True when every id names a deal of the account. */
 export type DealsExist = (account: number, ids: number[]) => Promise<boolean>;
@@ -22,9 +21,7 @@ export interface NoteFields {
 
 const noteNotFound = (id: number) => new HttpError(404, 'note_not_found', `No note with id ${id}`);
 
-export function noteService(connection: Connection, options: { pager: CrmPager; links: ContactLinks; dealsExist: DealsExist; accounts: AccountService }) {
-  const Note = noteModel(connection);
-  const ids = idSequence(connection, 'notes');
+export function noteService(notes: ForAccount<NoteRepository>, options: { pager: CrmPager; links: ContactLinks; dealsExist: DealsExist; accounts: AccountService }) {
   const { links, pager } = options;
 
   async function assertRelations(account: number, fields: Partial<NoteFields>, contactsField: string): Promise<void> {
@@ -42,29 +39,29 @@ export function noteService(connection: Connection, options: { pager: CrmPager; 
     async create(account: number, fields: NoteFields, contactsField = 'contact_ids'): Promise<NoteDoc> {
       await assertRelations(account, fields, contactsField);
       const now = nowSeconds();
-      const doc = await insertWithSequenceId(Note, ids, (id) => ({ _id: id, account, ...fields, created_time: now, updated_time: now }) as NoteDoc);
-      return links.dropDeleted(Note, doc);
+      const doc = await notes(account).insert({ ...fields, created_time: now, updated_time: now });
+      return links.dropDeleted(notes(account), doc);
     },
 
     /** PUT /dev/api/notes: one atomic `$set` of the sent fields (relations as whole lists). */
     async update(account: number, id: number, changes: Partial<NoteFields>, contactsField = 'contact_ids'): Promise<NoteDoc> {
       await assertRelations(account, changes, contactsField);
-      const doc = await Note.findOneAndUpdate({ _id: id, account }, { $set: { ...changes, updated_time: nowSeconds() } }, { returnDocument: 'after' }).lean<NoteDoc>();
+      const doc = await notes(account).update(id, changes);
       if (!doc) throw noteNotFound(id);
-      return links.dropDeleted(Note, doc);
+      return links.dropDeleted(notes(account), doc);
     },
 
     /** N3. */
     ofContact: (account: number, contactId: number, params: { page_size: number; cursor?: string }): Promise<Page<NoteDoc>> =>
-      pager.page(Note, { account, contacts: contactId }, params, `notes:contact:${account}:${contactId}`),
+      notes(account).ofContact(pager, contactId, params),
 
     /** GET /dev/api/opportunity/{id}/notes. */
     ofDeal: (account: number, dealId: number, params: { page_size: number; cursor?: string }): Promise<Page<NoteDoc>> =>
-      pager.page(Note, { account, deals: dealId }, params, `notes:deal:${account}:${dealId}`),
+      notes(account).ofDeal(pager, dealId, params),
 
     /** N4: removes only the relation; the note stays. */
     async unrelate(account: number, contactId: number, noteId: number): Promise<void> {
-      await removeFromLists(Note, { _id: noteId, account }, 'contacts', [contactId], { updated_time: nowSeconds() });
+      await notes(account).unrelate(noteId, contactId);
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { AccountService } from '../accounts/account.service';
-import { contactsOf, type ContactLinks } from '../contact-links';
+import { contactsOf, type ContactLinks } from '../contacts/contact-links';
 import type { TaskDoc } from './task.model';
 import { taskView } from './task.view';
 

@@ -1,12 +1,12 @@
-import { XML_NAMES } from '../xml-names';
+import { XML_NAMES } from '../http/xml-names';
 import { validationFailed } from '@lib/errors';
 import { defineRoute, xmlRoot, xmlList, type AnyRoute } from '@lib/validation';
 import type { Request, Response } from 'express';
 import { currentUser } from '../auth/basic-auth';
 import type { ContactService } from '../contacts/contact.service';
-import { commonErrors, notFoundError } from '../errors.outputs';
+import { commonErrors, notFoundError } from '../http/errors.outputs';
 import { shapePage, type Page } from '../paging';
-import { reply, sendNoContent } from '../reply';
+import { reply, sendNoContent } from '../http/reply';
 import type { TaskDoc } from './task.model';
 import { taskListOutput, taskOutput } from './task.outputs';
 import type { TaskPresenter } from './task.presenter';

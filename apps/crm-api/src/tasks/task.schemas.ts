@@ -1,8 +1,8 @@
 import { pathId, queryEnum, queryInt, text, z } from '@lib/validation';
-import { contactIdList, idList } from '../contact-links';
-import { epochField, inOrder, MAX_EPOCH } from '../epoch';
-import { idField, intField } from '../fields';
-import { PAGE_MAX } from '../page-budget';
+import { contactIdList, idList } from '../contacts/contact-links';
+import { epochField, inOrder, MAX_EPOCH } from '../input/epoch';
+import { idField, intField } from '../input/fields';
+import { PAGE_MAX } from '../http/page-budget';
 import { pageParamsUpTo, wholeListQueryUpTo } from '../paging';
 
 const pageParams = pageParamsUpTo(PAGE_MAX.tasks);

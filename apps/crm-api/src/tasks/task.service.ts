@@ -1,17 +1,16 @@
 import { HttpError, validationFailed } from '@lib/errors';
-import { idSequence, insertWithSequenceId, updateByRevision } from '@lib/mongo';
 import type { SortKey } from '@lib/paging';
-import type { Connection } from 'mongoose';
 import type { AccountService } from '../accounts/account.service';
 import type { DomainUserDoc } from '../accounts/domain-user.model';
-import type { ContactLinks } from '../contact-links';
-import type { CrmPager } from '../paging';
-import { noteModel } from '../notes/note.model';
-import type { Page } from '../paging';
+import type { ContactLinks } from '../contacts/contact-links';
+import type { NoteRepository } from '../notes/note.repository';
+import type { CrmPager, Page } from '../paging';
+import type { ForAccount, ScopedFilter } from '../store/account-scope';
 import { resolveCompletion, type Completion, type SentCompletion } from './task-completion';
-import { taskModel, type TaskDoc } from './task.model';
+import type { TaskDoc } from './task.model';
+import type { TaskRepository } from './task.repository';
 import type { TaskChanges, TaskFilter, TaskInput } from './task.schemas';
-import { nowSeconds } from '../epoch';
+import { nowSeconds } from '../input/epoch';
 
 type PageParams = { page_size: number; cursor?: string };
 
@@ -35,26 +34,31 @@ function completionOf(current: Completion, sent: SentCompletion): Completion {
   return completion;
 }
 
-export function taskService(connection: Connection, options: { pager: CrmPager; links: ContactLinks; accounts: AccountService }) {
-  const Task = taskModel(connection);
-  const ids = idSequence(connection, 'tasks');
-  const Note = noteModel(connection);
-  const { pager, links, accounts } = options;
+export interface TaskServiceDeps {
+  tasks: ForAccount<TaskRepository>;
+  /** Tasks relate notes. */
+  notes: ForAccount<NoteRepository>;
+  pager: CrmPager;
+  links: ContactLinks;
+  accounts: AccountService;
+}
+
+export function taskService(deps: TaskServiceDeps) {
+  const { tasks, pager, links, accounts } = deps;
 
   /** Checks the related contacts, notes and owner that a write names (400 naming the field). */
   async function assertRelations(account: number, input: Pick<TaskChanges, 'contacts' | 'notes' | 'owner_id'>): Promise<void> {
     if (input.contacts?.length) await links.assertExist(account, input.contacts, 'contacts');
     if (input.notes?.length) {
-      const found = await Note.countDocuments({ account, _id: { $in: input.notes } });
-      if (found !== input.notes.length) throw validationFailed([{ field: 'notes', message: `names a note that is not in this account (${input.notes.join(', ')})` }]);
+      if (!(await deps.notes(account).allExist(input.notes))) throw validationFailed([{ field: 'notes', message: `names a note that is not in this account (${input.notes.join(', ')})` }]);
     }
     if (input.owner_id !== undefined && (await accounts.usersById(account, [input.owner_id])).length === 0) {
       throw validationFailed([{ field: 'owner_id', message: `names no user of this account (${input.owner_id})` }]);
     }
   }
 
-  const list = (account: number, filter: Record<string, unknown>, params: PageParams, scope: string, order = BY_DUE): Promise<Page<TaskDoc>> =>
-    pager.page(Task, { account, ...filter }, params, `tasks:${scope}:${account}:${JSON.stringify(filter)}`, order);
+  const list = (account: number, filter: ScopedFilter, params: PageParams, key: string, order = BY_DUE): Promise<Page<TaskDoc>> =>
+    tasks(account).list(pager, filter, params, key, order);
 
   return {
     /** T7, T8 (`alsoContact` is the contact of the email). */
@@ -64,9 +68,7 @@ export function taskService(connection: Connection, options: { pager: CrmPager; 
       const completion = completionOf(NEW_TASK, input);
       await assertRelations(account, input);
       const now = nowSeconds();
-      const doc = await insertWithSequenceId(Task, ids, (id) => ({
-        _id: id,
-        account,
+      const doc = await tasks(account).insert({
         owner: input.owner_id ?? caller._id,
         subject: input.subject,
         type: input.type,
@@ -77,8 +79,8 @@ export function taskService(connection: Connection, options: { pager: CrmPager; 
         notes: input.notes ?? [],
         created_time: now,
         updated_time: now,
-      }) as TaskDoc);
-      return links.dropDeleted(Task, doc);
+      });
+      return links.dropDeleted(tasks(account), doc);
     },
 
     /** T9 and partial-update: the sent fields replace the stored ones, checked against the stored task. */
@@ -87,19 +89,19 @@ export function taskService(connection: Connection, options: { pager: CrmPager; 
       const { owner_id, status, progress, is_complete, subject, type, priority_type, due, contacts, notes } = input;
       const plain = { subject, type, priority_type, due, contacts, notes, ...(owner_id !== undefined && { owner: owner_id }) };
       const sent = Object.fromEntries(Object.entries(plain).filter(([, value]) => value !== undefined));
-      const doc = await updateByRevision(Task, { _id: id, account }, (current) => ({
+      const doc = await tasks(account).updateByRevision(id, (current) => ({
         ...sent,
         ...completionOf(current, { status, progress, is_complete }),
         updated_time: nowSeconds(),
       }));
       if (!doc) throw taskNotFound(id);
-      return links.dropDeleted(Task, doc);
+      return links.dropDeleted(tasks(account), doc);
     },
 
-    get: (account: number, id: number) => Task.findOne({ _id: id, account }).lean<TaskDoc>(),
+    get: (account: number, id: number) => tasks(account).get(id),
 
     async remove(account: number, id: number): Promise<void> {
-      await Task.deleteOne({ _id: id, account });
+      await tasks(account).remove(id);
     },
 
     /** T1: pending = not completed. */

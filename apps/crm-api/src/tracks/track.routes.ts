@@ -1,16 +1,16 @@
-import { XML_NAMES } from '../xml-names';
+import { XML_NAMES } from '../http/xml-names';
 import { validationFailed } from '@lib/errors';
 import { defineRoute, xmlList, xmlRoot, type AnyRoute } from '@lib/validation';
 import type { Request, Response } from 'express';
 import { currentUser } from '../auth/basic-auth';
-import { commonErrors, notFoundError } from '../errors.outputs';
-import { reply, sendNoContent } from '../reply';
+import { commonErrors, notFoundError } from '../http/errors.outputs';
+import { reply, sendNoContent } from '../http/reply';
 import type { TrackDoc } from './track.model';
 import { trackOutput } from './track.outputs';
 import { trackInput, trackParams, type TrackInput } from './track.schemas';
 import type { TrackService } from './track.service';
 import { trackView } from './track.view';
-import { SMALL_BODY } from '../body-limits';
+import { SMALL_BODY } from '../http/body-limits';
 
 const TAGS = ['tracks'];
 const PATH = '/dev/api/milestone/pipelines';

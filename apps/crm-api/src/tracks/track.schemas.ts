@@ -1,5 +1,5 @@
 import { pathId, text, z } from '@lib/validation';
-import { idField } from '../fields';
+import { idField } from '../input/fields';
 import { milestonesProblem, splitMilestones } from './milestones';
 import { DEFAULT_TRACK_NAME } from './track.model';
 

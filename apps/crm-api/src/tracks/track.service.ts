@@ -1,9 +1,10 @@
 import { HttpError, conflict, validationFailed } from '@lib/errors';
-import { idSequence, insertWithSequenceId, isDuplicateKey } from '@lib/mongo';
-import type { Connection } from 'mongoose';
-import { dealModel } from '../deals/deal.model';
-import { DEFAULT_TRACK_NAME, trackModel, type TrackDoc } from './track.model';
-import { nowSeconds } from '../epoch';
+import { isDuplicateKey } from '@lib/mongo';
+import type { ForAccount } from '../store/account-scope';
+import { DEFAULT_TRACK_NAME, type TrackDoc } from './track.model';
+import type { TrackRepository } from './track.repository';
+import { nowSeconds } from '../input/epoch';
+
 
 export const trackNotFound = (id: number) => new HttpError(404, 'track_not_found', `No track with id ${id}`);
 const duplicateName = (name: string) =>
@@ -13,20 +14,23 @@ const defaultTrackFixed = (what: string) =>
 const notEmpty = (track: string, where: string, count: number) =>
   new HttpError(400, 'track_not_empty', `${where} of the track ${track} still hold${count === 1 ? 's' : ''} ${count} deal${count === 1 ? '' : 's'}; move or delete ${count === 1 ? 'it' : 'them'} first`);
 
+
+/** How many deals of the account are in the track, in any of `milestones` (all milestones when omitted). */
+export type DealsInTrack = (account: number, track: number, milestones?: string[]) => Promise<number>;
+
 export interface TrackServiceOptions {
   /** Milestones of the Default track made for each account (CRM_DEFAULT_MILESTONES). */
   defaultMilestones: string[];
+  /** A milestone or track that holds deals cannot be removed. */
+  dealsIn: DealsInTrack;
 }
 
-export function trackService(connection: Connection, options: TrackServiceOptions) {
-  const Track = trackModel(connection);
-  // ids start at 2: D9 and D10 read pipeline_id 0 as "the Default track" and 1 as "all tracks"
-  const ids = idSequence(connection, 'tracks', { offset: 1 });
-  const Deal = dealModel(connection);
+export function trackService(tracks: ForAccount<TrackRepository>, options: TrackServiceOptions) {
+  const { dealsIn } = options;
 
   async function insert(account: number, name: string, milestones: string[]): Promise<TrackDoc> {
     try {
-      return await insertWithSequenceId(Track, ids, (id) => ({ _id: id, account, name, milestones, created_time: nowSeconds(), rev: 0 }));
+      return await tracks(account).insert(name, milestones, nowSeconds());
     } catch (err) {
       if (isDuplicateKey(err)) throw duplicateName(name);
       throw err;
@@ -35,28 +39,24 @@ export function trackService(connection: Connection, options: TrackServiceOption
 
   /** The account's Default track, made on first use (concurrent first uses make one). */
   async function defaultTrack(account: number): Promise<TrackDoc> {
-    const existing = await Track.findOne({ account, name: DEFAULT_TRACK_NAME }).lean<TrackDoc>();
+    const existing = await tracks(account).byName(DEFAULT_TRACK_NAME);
     if (existing) return existing;
     try {
       return await insert(account, DEFAULT_TRACK_NAME, options.defaultMilestones);
     } catch (err) {
-      const made = await Track.findOne({ account, name: DEFAULT_TRACK_NAME }).lean<TrackDoc>();
+      const made = await tracks(account).byName(DEFAULT_TRACK_NAME);
       if (made) return made;
       throw err;
     }
   }
 
-  const find = (account: number, id: number) => Track.findOne({ _id: id, account }).lean<TrackDoc>();
+  const find = (account: number, id: number) => tracks(account).get(id);
 
   async function requireTrack(account: number, id: number): Promise<TrackDoc> {
     const track = await find(account, id);
     if (!track) throw trackNotFound(id);
     return track;
   }
-
-  /** Deals of the track in any of `milestones` (all milestones when omitted). */
-  const dealsIn = (account: number, track: number, milestones?: string[]) =>
-    Deal.countDocuments({ account, pipeline_id: track, ...(milestones && { milestone: { $in: milestones } }) });
 
   return {
     defaultTrack,
@@ -65,7 +65,7 @@ export function trackService(connection: Connection, options: TrackServiceOption
     /** K1: the Default track first (it has the lowest id of the account), then the others by id. */
     async list(account: number): Promise<TrackDoc[]> {
       await defaultTrack(account);
-      return Track.find({ account }).sort({ _id: 1 }).lean<TrackDoc[]>();
+      return tracks(account).all();
     },
 
     /** D9/D10: `pipeline_id` 0 is the Default track; any other value must name a track of the account. */
@@ -96,7 +96,7 @@ export function trackService(connection: Connection, options: TrackServiceOption
       if (before) throw notEmpty(current.name, where(), before);
       let updated: TrackDoc | null;
       try {
-        updated = await Track.findOneAndUpdate({ _id: id, account, rev: current.rev }, { $set: { name, milestones }, $inc: { rev: 1 } }, { returnDocument: 'after' }).lean<TrackDoc>();
+        updated = await tracks(account).update(id, current.rev, { name, milestones });
       } catch (err) {
         if (isDuplicateKey(err)) throw duplicateName(name);
         throw err;
@@ -104,7 +104,7 @@ export function trackService(connection: Connection, options: TrackServiceOption
       if (!updated) throw conflict(`Track ${id} was changed or deleted by another request meanwhile; try again`);
       const after = removed.length ? await dealsIn(account, id, removed) : 0;
       if (after) {
-        await Track.updateOne({ _id: id, rev: updated.rev }, { $set: { name: current.name, milestones: current.milestones }, $inc: { rev: 1 } });
+        await tracks(account).restore(id, updated.rev, current);
         throw notEmpty(current.name, where(), after);
       }
       return updated;
@@ -117,14 +117,11 @@ export function trackService(connection: Connection, options: TrackServiceOption
       if (current.name === DEFAULT_TRACK_NAME) throw defaultTrackFixed('deleted');
       const before = await dealsIn(account, id);
       if (before) throw notEmpty(current.name, 'The milestones', before);
-      const { deletedCount } = await Track.deleteOne({ _id: id, account });
-      if (!deletedCount) return;
+      if (!(await tracks(account).remove(id))) return;
       // a deal placed in the track while it was being deleted: put the track back
       const after = await dealsIn(account, id);
       if (after) {
-        await Track.create(current).catch((err) => {
-          if (!isDuplicateKey(err)) throw err;
-        });
+        await tracks(account).putBack(current);
         throw notEmpty(current.name, 'The milestones', after);
       }
     },

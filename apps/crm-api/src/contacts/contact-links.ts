@@ -1,11 +1,10 @@
 import { validationFailed } from '@lib/errors';
 import { z } from '@lib/validation';
-import type { Connection, Model } from 'mongoose';
-import { contactModel, type ContactDoc } from './contacts/contact.model';
-import type { ContactPresenter } from './contacts/contact.presenter';
-import type { ContactView } from './contacts/contact.view';
-import { idField } from './fields';
-import { removeFromLists } from '@lib/mongo';
+import { idField } from '../input/fields';
+import type { ForAccount } from '../store/account-scope';
+import type { ContactPresenter } from './contact.presenter';
+import type { ContactRepository } from './contact.repository';
+import type { ContactView } from './contact.view';
 
 /** Contacts one note, task, event or deal relates (tasks, events and deals show each in full: see page-budget.ts). */
 export const MAX_RELATED_CONTACTS = 10;
@@ -35,15 +34,14 @@ interface LinksContacts {
   contacts: number[];
 }
 
-/** Checks, loads and cleans up the contacts that notes, tasks and events relate. */
-export function contactLinks(connection: Connection, present: ContactPresenter) {
-  const Contact = contactModel(connection);
+/** The repository of records that relate contacts: it takes contact ids out of them (of one record, or of all). */
+export interface RelatesContacts {
+  removeContacts(contactIds: number[], recordId?: number): Promise<void>;
+}
 
-  async function existing(account: number, ids: number[]): Promise<Set<number>> {
-    if (ids.length === 0) return new Set();
-    const found = await Contact.find({ account, _id: { $in: ids } }, { _id: 1 }).lean<Array<{ _id: number }>>();
-    return new Set(found.map((c) => c._id));
-  }
+/** Checks, loads and cleans up the contacts that notes, tasks and events relate. */
+export function contactLinks(contacts: ForAccount<ContactRepository>, present: ContactPresenter) {
+  const existing = (account: number, ids: number[]) => contacts(account).existingIds(ids);
 
   return {
     /** 400 naming every id that is not a contact of the account (another account's look missing). */
@@ -57,11 +55,11 @@ export function contactLinks(connection: Connection, present: ContactPresenter) 
      * After a record was written with contact ids: a contact deleted between the check and the
      * write was missed by its delete's clean-up, so remove its id now, as that clean-up would have.
      */
-    async dropDeleted<T extends LinksContacts>(model: Model<T>, doc: T): Promise<T> {
+    async dropDeleted<T extends LinksContacts>(records: RelatesContacts, doc: T): Promise<T> {
       const found = await existing(doc.account, doc.contacts);
       const gone = doc.contacts.filter((id) => !found.has(id));
       if (gone.length === 0) return doc;
-      await removeFromLists(model, { _id: doc._id, account: doc.account }, 'contacts', gone);
+      await records.removeContacts(gone, doc._id);
       return { ...doc, contacts: doc.contacts.filter((id) => found.has(id)) };
     },
 
@@ -69,7 +67,7 @@ export function contactLinks(connection: Connection, present: ContactPresenter) 
     async views(account: number, records: Array<{ contacts: number[] }>): Promise<Map<number, ContactView>> {
       const ids = [...new Set(records.flatMap((r) => r.contacts))];
       if (ids.length === 0) return new Map();
-      const docs = await Contact.find({ account, _id: { $in: ids } }).lean<ContactDoc[]>();
+      const docs = await contacts(account).byIds(ids);
       const views = await present.many(docs);
       return new Map(views.map((view) => [view.id, view]));
     },

@@ -1,11 +1,11 @@
-import { XML_NAMES } from '../xml-names';
+import { XML_NAMES } from '../http/xml-names';
 import { defineRoute, xmlList, xmlRoot, type AnyRoute } from '@lib/validation';
 import { currentUser } from '../auth/basic-auth';
-import { commonErrors } from '../errors.outputs';
-import { reply } from '../reply';
-import type { AccountService } from './account.service';
-import { userOutput } from './user.outputs';
-import { userView } from './user.view';
+import { commonErrors } from '../http/errors.outputs';
+import { reply } from '../http/reply';
+import type { AccountService } from '../accounts/account.service';
+import { userOutput } from '../accounts/user.outputs';
+import { userView } from '../accounts/user.view';
 
 export function userRoutes(accounts: AccountService): AnyRoute[] {
   return [

@@ -1,19 +1,20 @@
 import { HttpError } from '@lib/errors';
 import type { Connection } from 'mongoose';
-import { contactModel } from '../contacts/contact.model';
-import { credentialCache } from '../auth/credential-cache';
-import { dealModel } from '../deals/deal.model';
-import { noteModel } from '../notes/note.model';
-import { taskModel } from '../tasks/task.model';
-import { domainUserModel, type DomainUserDoc } from './domain-user.model';
+import { accountRepository } from '../accounts/account.repository';
+import { credentialCache } from '../accounts/credential-cache';
+import type { DomainUserDoc } from '../accounts/domain-user.model';
+import { contactRepository } from '../contacts/contact.repository';
+import { dealRepository } from '../deals/deal.repository';
+import { noteRepository } from '../notes/note.repository';
+import { taskRepository } from '../tasks/task.repository';
 
 /** The records a user can own, counted per user; a user who owns any cannot be deleted. */
 function ownedRecords(connection: Connection) {
   return [
-    { what: 'contacts', count: (user: DomainUserDoc) => contactModel(connection).countDocuments({ account: user.account, owner: user._id }) },
-    { what: 'deals', count: (user: DomainUserDoc) => dealModel(connection).countDocuments({ account: user.account, owner_id: user._id }) },
-    { what: 'tasks', count: (user: DomainUserDoc) => taskModel(connection).countDocuments({ account: user.account, owner: user._id }) },
-    { what: 'notes', count: (user: DomainUserDoc) => noteModel(connection).countDocuments({ account: user.account, owner: user._id }) },
+    { what: 'contacts', count: (user: DomainUserDoc) => contactRepository(connection, user.account).countOwnedBy(user._id) },
+    { what: 'deals', count: (user: DomainUserDoc) => dealRepository(connection, user.account).countOwnedBy(user._id) },
+    { what: 'tasks', count: (user: DomainUserDoc) => taskRepository(connection, user.account).countOwnedBy(user._id) },
+    { what: 'notes', count: (user: DomainUserDoc) => noteRepository(connection, user.account).countOwnedBy(user._id) },
   ];
 }
 
@@ -24,7 +25,7 @@ function ownedRecords(connection: Connection) {
  * for notes), then delete.
  */
 export function userRemoval(connection: Connection) {
-  const DomainUser = domainUserModel(connection);
+  const directory = accountRepository(connection);
   const records = ownedRecords(connection);
   const credentials = credentialCache(connection);
 
@@ -38,17 +39,17 @@ export function userRemoval(connection: Connection) {
 
   return {
     async remove(email: string): Promise<DomainUserDoc> {
-      const user = await DomainUser.findOne({ email }).lean<DomainUserDoc>();
+      const user = await directory.userByEmail(email);
       if (!user) throw new HttpError(404, 'user_not_found', `No user has the email ${email}`);
       if (user.is_account_owner) throw new HttpError(409, 'account_owner', `${email} owns the account and cannot be deleted`);
       const before = await owned(user);
       if (before.length) throw refused(user, before);
-      await DomainUser.deleteOne({ _id: user._id });
+      await directory.deleteUser(user._id);
       await credentials.revoke(user.email);
       // a record given to the user while it was being deleted: put the user back
       const after = await owned(user);
       if (after.length) {
-        await DomainUser.create(user);
+        await directory.restoreUser(user);
         throw refused(user, after);
       }
       return user;

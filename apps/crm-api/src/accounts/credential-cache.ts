@@ -1,8 +1,8 @@
 import { revocableCache } from '@lib/cache';
 import { revocationLog, type RevocationLog } from '@lib/mongo';
 import type { Connection } from 'mongoose';
-import { apiKeyMatches } from '../accounts/api-key';
-import type { DomainUserDoc } from '../accounts/domain-user.model';
+import { apiKeyMatches } from './api-key';
+import type { DomainUserDoc } from './domain-user.model';
 
 /**
  * How long a verified credential is trusted without asking the database. A change of key, disable,

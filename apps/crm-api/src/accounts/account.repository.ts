@@ -1,0 +1,32 @@
+import { idSequence, insertWithSequenceId } from '@lib/mongo';
+import type { Connection } from 'mongoose';
+import { accountModel, type AccountDoc } from './account.model';
+import { domainUserModel, type DomainUserDoc } from './domain-user.model';
+
+/**
+ * The tenants themselves: accounts by domain and users by email, across accounts (sign-in, the
+ * start-up owner, the admin commands name a user by email, which names one user). Reads and writes
+ * of one account's users go through userRepository.
+ */
+export function accountRepository(connection: Connection) {
+  const Account = accountModel(connection);
+  const DomainUser = domainUserModel(connection);
+  return {
+    accountById: (id: number) => Account.findById(id).lean<AccountDoc>(),
+    accountByDomain: (domain: string) => Account.findOne({ domain }).lean<AccountDoc>(),
+    insertAccount: (domain: string, created_time: number) =>
+      insertWithSequenceId(Account, idSequence(connection, 'accounts'), (id) => ({ _id: id, domain, contact_count: 0, created_time })),
+
+    userByEmail: (email: string) => DomainUser.findOne({ email }).lean<DomainUserDoc>(),
+    userExists: async (email: string) => (await DomainUser.exists({ email })) !== null,
+    insertUser: (build: (id: number) => DomainUserDoc) => insertWithSequenceId(DomainUser, idSequence(connection, 'domain_users'), build),
+    /** The user after the change, or null when no user has the email. */
+    updateUser: (email: string, update: Partial<DomainUserDoc>) => DomainUser.findOneAndUpdate({ email }, { $set: update }, { returnDocument: 'after' }).lean<DomainUserDoc>(),
+    touchLogin: (id: number, time: number) => DomainUser.updateOne({ _id: id }, { $set: { logged_in_time: time } }),
+    deleteUser: (id: number) => DomainUser.deleteOne({ _id: id }),
+    /** Stores a deleted user again, as it was. */
+    restoreUser: (user: DomainUserDoc) => DomainUser.create(user),
+  };
+}
+
+export type AccountRepository = ReturnType<typeof accountRepository>;

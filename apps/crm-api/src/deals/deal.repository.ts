@@ -1,0 +1,60 @@
+import { idSequence } from '@lib/mongo';
+import type { Connection } from 'mongoose';
+import type { CrmPager, Page, SortedPageParams } from '../paging';
+import { accountScope, type Changes, type ScopedFilter } from '../store/account-scope';
+import { dealModel, type DealDoc } from './deal.model';
+import { nowSeconds } from '../input/epoch';
+
+type PageParams = { page_size: number; cursor?: string };
+type Placement = Pick<DealDoc, 'pipeline_id' | 'milestone' | 'owner_id'>;
+
+
+/** The deals of one account. */
+export function dealRepository(connection: Connection, account: number) {
+  const scope = accountScope(dealModel(connection), account);
+  return {
+    get: scope.get,
+    insert: (fields: Omit<DealDoc, '_id' | 'account'>) => scope.insert(idSequence(connection, 'deals'), (id) => ({ _id: id, ...fields })),
+    /** Sets the fields (and updated_time) when the deal matches `guard`; the deal as it was before, or null. */
+    setIf: (id: number, guard: Partial<Placement>, changes: Changes<DealDoc>) =>
+      scope.findOneAndUpdate({ _id: id, ...guard }, { $set: { ...changes, updated_time: nowSeconds() } }, 'before'),
+    /** Puts back track, milestone and owner, unless they changed since they became `written`. */
+    restorePlacement: (id: number, written: Placement, before: Placement) =>
+      scope.updateOne(
+        { _id: id, pipeline_id: written.pipeline_id, milestone: written.milestone, owner_id: written.owner_id },
+        { $set: { pipeline_id: before.pipeline_id, milestone: before.milestone, owner_id: before.owner_id } },
+      ),
+    remove: async (id: number) => (await scope.deleteOne({ _id: id })).deletedCount > 0,
+    /** Deletes the deals among `ids`; answers the ids deleted (those of the account, by id). */
+    async removeMany(ids: number[]): Promise<number[]> {
+      const found = (await scope.find<{ _id: number }>({ _id: { $in: ids } }, { _id: 1 }).sort({ _id: 1 })).map((d) => d._id);
+      if (found.length) await scope.deleteMany({ _id: { $in: found } });
+      return found;
+    },
+
+    /** D1 and D10 (one track), in the order of `global_sort_key`. */
+    list: (pager: CrmPager, params: SortedPageParams, pipelineId?: number): Promise<Page<DealDoc>> =>
+      scope.sorted(pager, pipelineId === undefined ? {} : { pipeline_id: pipelineId }, params, `deals:${account}:${pipelineId ?? 'all'}`),
+    /** D8/D9's read: a track's deals by creation, `size` at a time, straight to the driver (the documents lean() gave); the reader stops when it has enough. */
+    inTrack: (pipelineId: number, size: number) => scope.driverBatches<DealDoc>({ pipeline_id: pipelineId }, { sort: { created_time: 1, _id: 1 } }, size),
+    ofContact: (pager: CrmPager, contactId: number, params: PageParams): Promise<Page<DealDoc>> =>
+      scope.page(pager, { contact_ids: contactId }, params, `deals:${account}:contact:${contactId}`),
+    ofOwner: (pager: CrmPager, ownerId: number, params: PageParams): Promise<Page<DealDoc>> =>
+      scope.page(pager, { owner_id: ownerId }, params, `deals:${account}:owner:${ownerId}`),
+    /** A dynamic filter's page; its cursor is bound to `key`, the filter as sent. */
+    filtered: (pager: CrmPager, filter: ScopedFilter, params: SortedPageParams, key: string): Promise<Page<DealDoc>> =>
+      scope.sorted(pager, filter, params, `filter:${account}:${key}`),
+
+    /** Whether every id names a deal. */
+    allExist: async (ids: number[]) => (await scope.count({ _id: { $in: ids } })) === ids.length,
+    /** Deals in the track, in any of `milestones` (all when omitted). */
+    countInTrack: (track: number, milestones?: string[]) => scope.count({ pipeline_id: track, ...(milestones && { milestone: { $in: milestones } }) }),
+    countOwnedBy: (owner: number) => scope.count({ owner_id: owner }),
+
+    /** Takes the contacts out of the deal `recordId`, or of every deal; each deal changed atomically. */
+    removeContacts: (contactIds: number[], recordId?: number) =>
+      scope.removeFromLists(recordId === undefined ? {} : { _id: recordId }, 'contact_ids', contactIds),
+  };
+}
+
+export type DealRepository = ReturnType<typeof dealRepository>;

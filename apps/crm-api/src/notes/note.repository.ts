@@ -1,0 +1,41 @@
+import { idSequence } from '@lib/mongo';
+import type { Connection } from 'mongoose';
+import type { CrmPager, Page } from '../paging';
+import { accountScope, type Changes } from '../store/account-scope';
+import { noteModel, type NoteDoc } from './note.model';
+import { nowSeconds } from '../input/epoch';
+
+type PageParams = { page_size: number; cursor?: string };
+
+
+/** The notes of one account. */
+export function noteRepository(connection: Connection, account: number) {
+  const scope = accountScope(noteModel(connection), account);
+  return {
+    insert: (fields: Omit<NoteDoc, '_id' | 'account'>) => scope.insert(idSequence(connection, 'notes'), (id) => ({ _id: id, ...fields })),
+    /** One atomic `$set`; null when there is no such note. */
+    update: (id: number, changes: Changes<NoteDoc>) => scope.findOneAndUpdate({ _id: id }, { $set: { ...changes, updated_time: nowSeconds() } }, 'after'),
+
+    ofContact: (pager: CrmPager, contactId: number, params: PageParams): Promise<Page<NoteDoc>> =>
+      scope.page(pager, { contacts: contactId }, params, `notes:contact:${account}:${contactId}`),
+    ofDeal: (pager: CrmPager, dealId: number, params: PageParams): Promise<Page<NoteDoc>> =>
+      scope.page(pager, { deals: dealId }, params, `notes:deal:${account}:${dealId}`),
+    /** Id and deals of the oldest `limit` notes of any of the deals (a driver read: a page of deals shows them). */
+    ofDeals: (dealIds: number[], limit: number) =>
+      scope.driverFind<Pick<NoteDoc, '_id' | 'deals'>>({ deals: { $in: dealIds } }, { projection: { deals: 1 }, sort: { created_time: 1, _id: 1 }, limit }),
+
+    /** Whether every id names a note. */
+    allExist: async (ids: number[]) => (await scope.count({ _id: { $in: ids } })) === ids.length,
+    countOwnedBy: (owner: number) => scope.count({ owner }),
+
+    /** Takes the contacts out of the note `recordId`, or of every note; each note changed atomically. */
+    removeContacts: (contactIds: number[], recordId?: number) =>
+      scope.removeFromLists(recordId === undefined ? {} : { _id: recordId }, 'contacts', contactIds),
+    /** N4: the contact leaves the note, which records the change. */
+    unrelate: (noteId: number, contactId: number) => scope.removeFromLists({ _id: noteId }, 'contacts', [contactId], { updated_time: nowSeconds() }),
+    /** Deleted deals leave every note, in one pass (each note changed atomically). */
+    removeDeals: (dealIds: number[]) => scope.removeFromLists({}, 'deals', dealIds),
+  };
+}
+
+export type NoteRepository = ReturnType<typeof noteRepository>;

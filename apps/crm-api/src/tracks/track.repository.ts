@@ -1,0 +1,40 @@
+import { idSequence, isDuplicateKey } from '@lib/mongo';
+import type { Connection } from 'mongoose';
+import { accountScope } from '../store/account-scope';
+import { trackModel, type TrackDoc } from './track.model';
+
+/** The tracks of one account. */
+export function trackRepository(connection: Connection, account: number) {
+  const Track = trackModel(connection);
+  const scope = accountScope(Track, account);
+  return {
+    get: scope.get,
+    byName: (name: string) => scope.findOne({ name }),
+    /** K1 order: by id. */
+    all: () => scope.find().sort({ _id: 1 }),
+    /** Names of the tracks among `ids` (a driver read: a page of deals shows them). */
+    namesOf: (ids: number[]) => scope.driverFind<Pick<TrackDoc, '_id' | 'name'>>({ _id: { $in: ids } }, { projection: { name: 1 } }),
+
+    // ids start at 2: D9 and D10 read pipeline_id 0 as "the Default track" and 1 as "all tracks"
+    insert: (name: string, milestones: string[], created_time: number) =>
+      scope.insert(idSequence(connection, 'tracks', { offset: 1 }), (id) => ({ _id: id, name, milestones, created_time, rev: 0 })),
+    /** Renames and sets the milestones unless the track changed since `rev`; null then. */
+    update: (id: number, rev: number, changes: Pick<TrackDoc, 'name' | 'milestones'>) =>
+      scope.findOneAndUpdate({ _id: id, rev }, { $set: changes, $inc: { rev: 1 } }, 'after'),
+    /** Puts back name and milestones unless the track changed since `rev`. */
+    restore: (id: number, rev: number, before: Pick<TrackDoc, 'name' | 'milestones'>) =>
+      scope.updateOne({ _id: id, rev }, { $set: { name: before.name, milestones: before.milestones }, $inc: { rev: 1 } }),
+    async remove(id: number): Promise<boolean> {
+      return (await scope.deleteOne({ _id: id })).deletedCount > 0;
+    },
+    /** Stores a deleted track again, as it was (a no-op if it is back already). */
+    async putBack(track: TrackDoc): Promise<void> {
+      if (track.account !== account) throw new Error(`track ${track._id} is not of account ${account}`);
+      await Track.create(track).catch((err) => {
+        if (!isDuplicateKey(err)) throw err;
+      });
+    },
+  };
+}
+
+export type TrackRepository = ReturnType<typeof trackRepository>;
