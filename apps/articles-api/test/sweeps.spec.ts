@@ -1,6 +1,6 @@
 import { hostileInputSweep, securitySweep, type SecuritySweepTarget } from '@lib/http/testing';
 import { snapshotDatabase } from '@lib/mongo/testing';
-import type { AnyRoute } from '@lib/validation';
+import type { AnyRoute } from '@lib/routing';
 import { setupArticlesApp } from './setup-app';
 
 const API_KEY = 'sweep-articles-key-0123456789';

@@ -1,6 +1,6 @@
 import { buildServiceApp, DEFAULT_FAILED_ATTEMPTS, disregardAccept, failedAttemptLimit, negotiate, type FailedAttemptSettings, type ServiceDeps } from '@lib/http';
 import { databaseReady } from '@lib/mongo';
-import type { AnyRoute } from '@lib/validation';
+import type { AnyRoute } from '@lib/routing';
 import type { RequestHandler } from 'express';
 import { accountService } from './accounts/account.service';
 import { userRoutes } from './accounts/user.routes';

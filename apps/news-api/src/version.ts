@@ -1,4 +1,5 @@
-import { defineRoute, z, type AnyRoute } from '@lib/validation';
+import { defineRoute, type AnyRoute } from '@lib/routing';
+import { z } from '@lib/validation';
 
 /** The release of this service; kept equal to the newest entry of CHANGELOG.md (a test checks). */
 export const VERSION = '1.0.2';

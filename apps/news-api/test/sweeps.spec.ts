@@ -1,6 +1,6 @@
 import { crossTenantSweep, hostileInputSweep, roleSweep, securitySweep, type SecuritySweepTarget } from '@lib/http/testing';
 import { snapshotDatabase } from '@lib/mongo/testing';
-import type { AnyRoute } from '@lib/validation';
+import type { AnyRoute } from '@lib/routing';
 import request from 'supertest';
 import { badTokens, PASSWORD, storeArticles, storeUser, type StoredUser } from './sweep-fixture';
 import { MASTER_KEY, setupNewsApp } from './setup-app';

@@ -1,5 +1,6 @@
 import type { ErrorDescription } from '@lib/errors';
-import { defineRoute, pathId, z } from '@lib/validation';
+import { defineRoute } from '@lib/routing';
+import { pathId, z } from '@lib/validation';
 import pino from 'pino';
 import request from 'supertest';
 import { buildServiceApp } from './build-app';

@@ -1,5 +1,6 @@
 import { databaseUnavailable, errorHandler, notFoundHandler, type ErrorBodyFormat, type ErrorSender } from '@lib/errors';
-import { buildOpenApi, defineRoute, mountRoutes, z, type AnyRoute, type OpenApiOptions } from '@lib/validation';
+import { buildOpenApi, defineRoute, mountRoutes, type AnyRoute, type OpenApiOptions } from '@lib/routing';
+import { z } from '@lib/validation';
 import express, { type Express, type RequestHandler } from 'express';
 import { bodyParsers, discardBody } from './body-parsers';
 import { healthRoutes } from './health';

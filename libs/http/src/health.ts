@@ -1,4 +1,5 @@
-import { defineRoute, z, type AnyRoute } from '@lib/validation';
+import { defineRoute, type AnyRoute } from '@lib/routing';
+import { z } from '@lib/validation';
 import type { Lifecycle } from './lifecycle';
 
 const healthBody = z.object({ status: z.string() });

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { startFaultyDatabase, type FaultyDatabase } from '@lib/mongo/testing';
-import { defineRoute, z } from '@lib/validation';
+import { defineRoute } from '@lib/routing';
+import { z } from '@lib/validation';
 import express from 'express';
 import { Schema } from 'mongoose';
 import { buildServiceApp } from './build-app';

@@ -1,4 +1,5 @@
-import { defineRoute, z } from '@lib/validation';
+import { defineRoute } from '@lib/routing';
+import { z } from '@lib/validation';
 import pino from 'pino';
 import request from 'supertest';
 import { buildServiceApp } from './build-app';

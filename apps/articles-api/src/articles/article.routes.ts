@@ -1,4 +1,4 @@
-import { defineRoute, type AnyRoute } from '@lib/validation';
+import { defineRoute, type AnyRoute } from '@lib/routing';
 import type { RequestHandler } from 'express';
 import { articleInput, errorEnvelope, idParams, listEnvelope, listQuery, singleEnvelope } from './article.schemas';
 import type { ArticleService } from './article.service';

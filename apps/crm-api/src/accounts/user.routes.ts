@@ -1,5 +1,5 @@
 import { XML_NAMES } from '../xml-names';
-import { defineRoute, xmlList, xmlRoot, type AnyRoute } from '@lib/validation';
+import { defineRoute, xmlList, xmlRoot, type AnyRoute } from '@lib/routing';
 import { currentUser } from '../auth/basic-auth';
 import { commonErrors } from '../errors.outputs';
 import { reply } from '../reply';

@@ -1,4 +1,4 @@
-import { defineRoute, type AnyRoute } from '@lib/validation';
+import { defineRoute, type AnyRoute } from '@lib/routing';
 import { currentUser } from '../auth/basic-auth';
 import { commonErrors } from '../errors.outputs';
 import { noContent } from '../reply';

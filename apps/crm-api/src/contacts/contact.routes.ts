@@ -1,6 +1,7 @@
 import { XML_NAMES } from '../xml-names';
 import { validationFailed } from '@lib/errors';
-import { defineRoute, xmlRoot, xmlList, z, type AnyRoute } from '@lib/validation';
+import { defineRoute, xmlRoot, xmlList, type AnyRoute } from '@lib/routing';
+import { z } from '@lib/validation';
 import type { Request, Response } from 'express';
 import type { AccountService } from '../accounts/account.service';
 import { userView } from '../accounts/user.view';

@@ -1,7 +1,7 @@
 import { XML_NAMES } from '../xml-names';
 import { validationFailed } from '@lib/errors';
 import { negotiate } from '@lib/http';
-import { defineRoute, xmlRoot, xmlList, type AnyRoute } from '@lib/validation';
+import { defineRoute, xmlRoot, xmlList, type AnyRoute } from '@lib/routing';
 import type { Request, Response } from 'express';
 import { currentUser } from '../auth/basic-auth';
 import { isEmail } from '../contacts/contact-rules';

@@ -1,6 +1,6 @@
 import { XML_NAMES } from '../xml-names';
 import { validationFailed } from '@lib/errors';
-import { defineRoute, xmlRoot, xmlList, type AnyRoute } from '@lib/validation';
+import { defineRoute, xmlRoot, xmlList, type AnyRoute } from '@lib/routing';
 import type { Request, Response } from 'express';
 import { currentUser } from '../auth/basic-auth';
 import { contactsOf, sentContactIds, type ContactLinks } from '../contact-links';

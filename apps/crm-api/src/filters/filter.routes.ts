@@ -1,4 +1,5 @@
-import { defineRoute, xmlList, z, type AnyRoute } from '@lib/validation';
+import { defineRoute, xmlList, type AnyRoute } from '@lib/routing';
+import { z } from '@lib/validation';
 import { currentUser } from '../auth/basic-auth';
 import { contactListOutput } from '../contacts/contact.outputs';
 import type { ContactPresenter } from '../contacts/contact.presenter';

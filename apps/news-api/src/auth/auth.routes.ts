@@ -1,4 +1,4 @@
-import { defineRoute, type AnyRoute } from '@lib/validation';
+import { defineRoute, type AnyRoute } from '@lib/routing';
 import type { RequestHandler } from 'express';
 import { errorBody } from '../error-schema';
 import { authBody, authResult } from '../users/user.schemas';

@@ -1,4 +1,5 @@
-import { defineRoute, z, type AnyRoute } from '@lib/validation';
+import { defineRoute, type AnyRoute } from '@lib/routing';
+import { z } from '@lib/validation';
 import type { RequestHandler } from 'express';
 import { accessTokenField } from '../auth/access-token';
 import { errorBody } from '../error-schema';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { CursorCodec } from '@lib/paging';
-import { defineRoute, type AnyRoute } from '@lib/validation';
+import { defineRoute, type AnyRoute } from '@lib/routing';
 import type { RequestHandler } from 'express';
 import { errorBody } from '../error-schema';
 import { articleOutput, articleParams, articleQuery, cursorPayload, newsPage, newsQuery, type NewsQuery } from './news.schemas';

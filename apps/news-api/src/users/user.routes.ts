@@ -1,5 +1,5 @@
 import type { CursorCodec } from '@lib/paging';
-import { defineRoute, type AnyRoute } from '@lib/validation';
+import { defineRoute, type AnyRoute } from '@lib/routing';
 import type { RequestHandler } from 'express';
 import { currentUser, type JwtAuth } from '../auth/jwt-auth';
 import { errorBody } from '../error-schema';

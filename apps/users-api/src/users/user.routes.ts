@@ -1,5 +1,5 @@
 import type { CursorCodec } from '@lib/paging';
-import { defineRoute, type AnyRoute } from '@lib/validation';
+import { defineRoute, type AnyRoute } from '@lib/routing';
 import type { RequestHandler } from 'express';
 import { createdBody, createQuery, cursorPayload, errorBody, listBody, listQuery } from './user.schemas';
 import type { UserService } from './user.service';

@@ -1,6 +1,7 @@
 // A minimal service for the replica harness's own test: answers GET /pid with its process id.
 import { databaseReady } from '@lib/mongo';
-import { defineRoute, z } from '@lib/validation';
+import { defineRoute } from '@lib/routing';
+import { z } from '@lib/validation';
 import { buildServiceApp } from '../build-app';
 import { runService, startOrExit } from '../run-service';
 

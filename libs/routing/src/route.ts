@@ -1,9 +1,7 @@
 import { HttpError } from '@lib/errors';
 import type { Request, RequestHandler, Response, Router } from 'express';
 import type { z } from 'zod';
-import { parseOrThrow } from './parse';
-import { assertSafeInput } from './safe-input';
-import { XML_MEDIA_TYPES, xmlInput } from './xml-input';
+import { assertSafeInput, parseOrThrow, XML_MEDIA_TYPES, xmlInput } from '@lib/validation';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export type BodyType = 'json' | 'form' | 'xml';

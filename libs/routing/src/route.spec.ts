@@ -3,7 +3,7 @@ import express, { type RequestHandler } from 'express';
 import request from 'supertest';
 import { z } from 'zod';
 import { defineRoute, mountRoutes, type AnyRoute } from './route';
-import { formArray, pathId, queryInt, text } from './schemas';
+import { formArray, pathId, queryInt, text } from '@lib/validation';
 
 const seen: Array<{ params: unknown; query: unknown; body: unknown }> = [];
 

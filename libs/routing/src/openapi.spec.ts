@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { buildOpenApi } from './openapi';
 import { defineRoute, type AnyRoute } from './route';
-import { pathId, queryInt, text } from './schemas';
+import { pathId, queryInt, text } from '@lib/validation';
 
 const noop = () => undefined;
 const item = z.object({ id: z.number(), name: z.string() });
