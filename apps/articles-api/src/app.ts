@@ -16,7 +16,8 @@ export function createApp({ connection, logger, lifecycle, apiKey }: ArticlesApp
   return buildServiceApp({
     logger,
     lifecycle,
-    routes: articleRoutes(articleService(connection), requireApiKey(apiKey)),
+    auth: { apiKey: { before: [requireApiKey(apiKey)], security: ['apiKey'] } },
+    routes: articleRoutes(articleService(connection)),
     errorFormat: articlesErrorBody,
     isReady: () => databaseReady(connection),
     bodyLimit: '512kb',

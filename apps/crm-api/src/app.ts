@@ -4,7 +4,7 @@ import type { AnyRoute } from '@lib/routing';
 import type { RequestHandler } from 'express';
 import { accountService } from './accounts/account.service';
 import { userRoutes } from './accounts/user.routes';
-import { basicAuth } from './auth/basic-auth';
+import { basicAuth, currentUser } from './auth/basic-auth';
 import { bulkRoutes } from './bulk/bulk.routes';
 import { bulkService } from './bulk/bulk.service';
 import { contactPresenter } from './contacts/contact.presenter';
@@ -61,13 +61,12 @@ function withXml(request: AnyRoute['request']): AnyRoute['request'] {
   return types.includes('json') ? { ...request, bodyTypes: [...types, 'xml'] } : request;
 }
 
-/** Every /dev/api route needs HTTP Basic credentials; the OpenAPI document says so per route. */
-const protect = (auth: RequestHandler, routes: AnyRoute[]): AnyRoute[] =>
+/** Every /dev/api route reads XML bodies too, and refuses (406) an Accept it cannot answer before it runs. */
+const negotiated = (routes: AnyRoute[]): AnyRoute[] =>
   routes.map((route) => ({
     ...route,
     request: withXml(route.request),
-    before: [auth, bodiless(route) ? disregardAccept : acceptable, ...(route.before ?? [])],
-    security: ['basic'],
+    before: [bodiless(route) ? disregardAccept : acceptable, ...(route.before ?? [])],
   }));
 
 /** Builds the CRM service without listening. */
@@ -88,7 +87,8 @@ export function createApp({ connection, logger, lifecycle, contactLimit, cursorS
   return buildServiceApp({
     logger,
     lifecycle,
-    routes: protect(auth, [
+    auth: { basic: { before: [auth], security: ['basic'], user: currentUser } },
+    routes: negotiated([
       ...userRoutes(accounts),
       ...contactRoutes(contacts, accounts, presentContact),
       ...trackRoutes(tracks),

@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { unauthorized } from '@lib/errors';
+import type { AuthScheme } from '@lib/routing';
 import { bodyParsers, buildServiceApp, failedAttemptLimit, type ServiceDeps } from '@lib/http';
 import { databaseReady } from '@lib/mongo';
 import { CursorCodec } from '@lib/paging';
@@ -7,7 +8,8 @@ import type { RequestHandler } from 'express';
 import { accessTokenOf, bearerOf } from './auth/access-token';
 import { authRoutes } from './auth/auth.routes';
 import { basicWithMasterKey } from './auth/basic-auth';
-import { jwtAuth } from './auth/jwt-auth';
+import { currentUser, jwtAuth } from './auth/jwt-auth';
+import type { NewsUsers } from './define-route';
 import { masterKeyMatcher } from './auth/master-key';
 import { AUTH_LIMIT_NAME, DEFAULT_AUTH_LIMIT, type RateLimitSettings } from './auth/rate-limit';
 import type { TokenSettings } from './auth/tokens';
@@ -43,7 +45,7 @@ export interface NewsAppConfig extends ServiceDeps {
 export function createApp(config: NewsAppConfig) {
   const { connection, logger, lifecycle } = config;
   const users = userService(connection, { tokenUserTtlMs: config.tokenUserTtlMs });
-  const auth = jwtAuth(users, config.jwt);
+  const jwt = jwtAuth(users, config.jwt);
   const isMasterKey = masterKeyMatcher(config.masterKey);
   // Cursors are signed with a key derived from the JWT secret: one secret less to configure.
   const cursors = new CursorCodec(createHmac('sha256', config.jwt.secret).update('news-api page cursors').digest('hex'));
@@ -54,23 +56,35 @@ export function createApp(config: NewsAppConfig) {
   const requireMasterKey: RequestHandler = (req, _res, next) =>
     // the master key travels like an RFC 6750 bearer token (an access_token field or parameter), hence a Bearer challenge
     next(isMasterKey(accessTokenOf(req)) ? undefined : unauthorized('The master key is missing or wrong: send it as access_token', { 'WWW-Authenticate': 'Bearer realm="news"' }));
-  const [signedIn, adminRole] = auth.requireRole('admin');
+  const [signedIn, adminRole] = jwt.requireRole('admin');
   const adminOrMasterKey: RequestHandler = (req, res, next) => {
     if (isMasterKey(bearerOf(req)) || isMasterKey(accessTokenOf(req))) return next();
     signedIn(req, res, (err?: unknown) => (err ? next(err) : adminRole(req, res, next)));
   };
   const sync = config.sync ?? feedSync({ connection, logger, publishers: config.publishers, limits: config.fetchLimits });
 
+  // Routes that check a secret from the body parse it first, and count failures per address.
+  const limited = (check: RequestHandler) => [limit.checkRequest, ...parseBody, limit.countFailures(check)];
+  const auth: Record<keyof NewsUsers, AuthScheme> = {
+    bearer: { before: [jwt.requireUser], security: ['bearer'], user: currentUser },
+    'bearer-stored': { before: [jwt.requireStoredUser], security: ['bearer'], user: currentUser },
+    'bearer-admin': { before: jwt.requireRole('admin'), security: ['bearer'], user: currentUser },
+    'master-key': { before: limited(requireMasterKey), security: ['masterKey'] },
+    'basic-and-master-key': { before: limited(basicWithMasterKey(users, isMasterKey)), security: [['basic', 'masterKey']], user: currentUser },
+    'admin-or-master-key': { before: limited(adminOrMasterKey), security: ['bearer', 'masterKey'], user: (req) => req.user },
+  };
+
   return buildServiceApp({
     logger,
     lifecycle,
+    auth,
     routes: [
       ...versionRoutes,
-      ...authRoutes(config.jwt, [limit.checkRequest, ...parseBody, limit.countFailures(basicWithMasterKey(users, isMasterKey))]),
-      ...userRoutes({ users, auth, cursors, beforeCreate: [limit.checkRequest, ...parseBody, limit.countFailures(requireMasterKey)] }),
-      ...sourceRoutes({ connection, sync, requireUser: auth.requireUser, beforeSync: [limit.checkRequest, ...parseBody, limit.countFailures(adminOrMasterKey)] }),
-      ...newsRoutes(newsService(connection), { cursors, requireUser: auth.requireUser, sourceIds: config.publishers.map((p) => p.id) }),
-      ...companyRoutes(auth.requireUser),
+      ...authRoutes(config.jwt),
+      ...userRoutes({ users, cursors }),
+      ...sourceRoutes({ connection, sync }),
+      ...newsRoutes(newsService(connection), { cursors, sourceIds: config.publishers.map((p) => p.id) }),
+      ...companyRoutes(),
     ],
     errorFormat: newsErrorBody,
     isReady: () => databaseReady(connection),

@@ -10,9 +10,10 @@ export const versionRoutes: AnyRoute[] = [
   defineRoute({
     method: 'get',
     path: '/version',
+    auth: 'public',
     summary: 'The running release (also sent as the X-API-Version header of every response)',
     tags: ['meta'],
     responses: { 200: { description: 'Service name and version', schema: z.object({ name: z.string(), version: z.string() }) } },
-    handler: (_input, _req, res) => res.json({ name: 'news-api', version: VERSION }),
+    handler: (_ctx, res) => res.json({ name: 'news-api', version: VERSION }),
   }),
 ];

@@ -18,7 +18,8 @@ export function createApp({ connection, logger, lifecycle, apiKey, cursorSecret 
   return buildServiceApp({
     logger,
     lifecycle,
-    routes: userRoutes(userService(connection), new CursorCodec(cursorSecret), requireApiKey(apiKey)),
+    auth: { apiKey: { before: [requireApiKey(apiKey)], security: ['apiKey'] } },
+    routes: userRoutes(userService(connection), new CursorCodec(cursorSecret)),
     errorFormat: usersErrorBody,
     isReady: () => databaseReady(connection),
     openapi: {

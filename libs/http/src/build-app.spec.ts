@@ -9,19 +9,21 @@ import { createLifecycle } from './lifecycle';
 const items = [defineRoute({
   method: 'get',
   path: '/items/:id',
+  auth: 'public',
   summary: 'One item',
   request: { params: z.strictObject({ id: pathId }) },
   responses: { 200: { description: 'The item', schema: z.object({ id: z.number() }) } },
-  handler: ({ params }, _req, res) => {
+  handler: ({ params }, res) => {
     res.json({ id: params.id });
   },
 }), defineRoute({
   method: 'post',
   path: '/items',
+  auth: 'public',
   summary: 'Add an item',
   request: { body: z.strictObject({ name: z.string() }) },
   responses: { 201: { description: 'Added' } },
-  handler: ({ body }, _req, res) => {
+  handler: ({ body }, res) => {
     res.status(201).json(body);
   },
 })];
@@ -169,10 +171,11 @@ describe('per-route body limits', () => {
   const small = defineRoute({
     method: 'post',
     path: '/small',
+    auth: 'public',
     summary: 'Takes a small body',
     request: { body: z.strictObject({ name: z.string() }), bodyLimit: '100b' },
     responses: { 201: { description: 'Added' } },
-    handler: ({ body }, _req, res) => {
+    handler: ({ body }, res) => {
       res.status(201).json(body);
     },
   });

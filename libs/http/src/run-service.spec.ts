@@ -121,9 +121,10 @@ describe('runService with the database unreachable at start', () => {
         const route = defineRoute({
           method: 'get',
           path: '/widgets',
+          auth: 'public',
           summary: 'Widgets',
           responses: { 200: { description: 'Widgets', schema: z.array(z.string()) } },
-          handler: async (_input, _req, res) => res.json((await Widget.find({}).lean()).map((w) => w.code)),
+          handler: async (_ctx, res) => res.json((await Widget.find({}).lean()).map((w) => w.code)),
         });
         const isReady = async () => connection.readyState === 1;
         return buildServiceApp({ logger, routes: [route], openapi: { title: 'W', version: '1' }, errorFormat: (e) => ({ oops: e.code }), isReady, lifecycle });

@@ -32,9 +32,10 @@ describe('the client address of a service app (req.ip)', () => {
       defineRoute({
         method: 'get',
         path: '/ip',
+        auth: 'public',
         summary: 'The client address',
         responses: { 200: { description: 'The address', schema: z.object({ ip: z.string() }) } },
-        handler: (_input, req, res) => res.json({ ip: req.ip }),
+        handler: ({ req }, res) => res.json({ ip: req.ip }),
       }),
     ],
     openapi: { title: 'Ip', version: '1.0.0' },

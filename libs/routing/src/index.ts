@@ -1,2 +1,3 @@
 export * from './route';
 export * from './openapi';
+export * from './response-check';

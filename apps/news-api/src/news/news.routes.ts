@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { CursorCodec } from '@lib/paging';
-import { defineRoute, type AnyRoute } from '@lib/routing';
-import type { RequestHandler } from 'express';
+import type { AnyRoute } from '@lib/routing';
+import { defineRoute } from '../define-route';
 import { errorBody } from '../error-schema';
 import { articleOutput, articleParams, articleQuery, cursorPayload, newsPage, newsQuery, type NewsQuery } from './news.schemas';
 import type { NewsService } from './news.service';
@@ -30,23 +30,22 @@ function nextLink(originalUrl: string, cursor: string): string {
 
 const signedOut = { description: 'No token, or an expired, altered or unknown-user token', schema: errorBody };
 
-export function newsRoutes(news: NewsService, options: { cursors: CursorCodec; requireUser: RequestHandler; sourceIds: string[] }): AnyRoute[] {
-  const { cursors, requireUser } = options;
+export function newsRoutes(news: NewsService, options: { cursors: CursorCodec; sourceIds: string[] }): AnyRoute[] {
+  const { cursors } = options;
   return [
     defineRoute({
       method: 'get',
       path: '/news',
+      auth: 'bearer',
       summary: 'Search the articles: words, companies, publishers, dates; newest first; pages with a total',
       tags: ['news'],
-      security: ['bearer'],
-      before: [requireUser],
       request: { query: newsQuery(options.sourceIds) },
       responses: {
         200: { description: 'A page of articles; next_cursor (and a Link rel="next" header) fetch the next', schema: newsPage },
         400: { description: 'A bad parameter, named in fields', schema: errorBody },
         401: signedOut,
       },
-      handler: async ({ query }, req, res) => {
+      handler: async ({ query, req }, res) => {
         const scope = cursorScope(query);
         const position = query.cursor === undefined ? undefined : cursors.decode(query.cursor, cursorPayload, scope);
         const { total, items, hasMore } = await news.page(query, query.limit, position && [new Date(position.p), position.i]);
@@ -59,10 +58,9 @@ export function newsRoutes(news: NewsService, options: { cursors: CursorCodec; r
     defineRoute({
       method: 'get',
       path: '/news/:id',
+      auth: 'bearer',
       summary: 'One article',
       tags: ['news'],
-      security: ['bearer'],
-      before: [requireUser],
       request: { params: articleParams, query: articleQuery },
       responses: {
         200: { description: 'The article', schema: articleOutput },
@@ -70,7 +68,7 @@ export function newsRoutes(news: NewsService, options: { cursors: CursorCodec; r
         401: signedOut,
         404: { description: 'No article with that id', schema: errorBody },
       },
-      handler: async ({ params }, _req, res) => res.json(articleView(await news.get(params.id))),
+      handler: async ({ params }, res) => res.json(articleView(await news.get(params.id))),
     }),
   ];
 }

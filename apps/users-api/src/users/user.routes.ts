@@ -1,17 +1,20 @@
 import type { CursorCodec } from '@lib/paging';
-import { defineRoute, type AnyRoute } from '@lib/routing';
-import type { RequestHandler } from 'express';
+import { routeDefiner, type AnyRoute } from '@lib/routing';
 import { createdBody, createQuery, cursorPayload, errorBody, listBody, listQuery } from './user.schemas';
 import type { UserService } from './user.service';
 import { userView } from './user.view';
 
 const CURSOR_SCOPE = 'users';
 
-export function userRoutes(users: UserService, cursors: CursorCodec, requireWriteKey: RequestHandler): AnyRoute[] {
+/** Listing is public; adding needs the API key when USERS_API_KEY is set (`apiKey`). */
+const defineRoute = routeDefiner<{ apiKey: undefined }>();
+
+export function userRoutes(users: UserService, cursors: CursorCodec): AnyRoute[] {
   return [
     defineRoute({
       method: 'get',
       path: '/users',
+      auth: 'public',
       summary: 'List user records in the order they were added',
       description: 'Answers up to `limit` records; when more exist, `has_more` is true and `next_cursor` (also a `Link: rel="next"` header) fetches the next page.',
       tags: ['users'],
@@ -20,7 +23,7 @@ export function userRoutes(users: UserService, cursors: CursorCodec, requireWrit
         200: { description: 'A page of user records', schema: listBody },
         400: { description: 'Bad limit or cursor', schema: errorBody },
       },
-      handler: async ({ query }, _req, res) => {
+      handler: async ({ query }, res) => {
         const after = query.cursor === undefined ? undefined : cursors.decode(query.cursor, cursorPayload, CURSOR_SCOPE).after;
         const { items, hasMore } = await users.page(query.limit, after);
         const nextCursor = hasMore ? cursors.encode({ after: items[items.length - 1]._id }, CURSOR_SCOPE) : undefined;
@@ -31,17 +34,16 @@ export function userRoutes(users: UserService, cursors: CursorCodec, requireWrit
     defineRoute({
       method: 'post',
       path: '/users',
+      auth: 'apiKey',
       summary: 'Append a user record from the query parameters name, age and city',
       tags: ['users'],
-      security: ['apiKey'],
-      before: [requireWriteKey],
       request: { query: createQuery },
       responses: {
         200: { description: 'The created record, in a one-item list', schema: createdBody },
         400: { description: 'A parameter is missing, empty or invalid', schema: errorBody },
         401: { description: 'API key missing or wrong (only when USERS_API_KEY is set)', schema: errorBody },
       },
-      handler: async ({ query }, _req, res) => {
+      handler: async ({ query }, res) => {
         const user = await users.append(query);
         res.json({ data: [userView(user)] });
       },

@@ -12,7 +12,7 @@ const age = z
   .regex(/^\d{1,3}(\.\d{1,6})?$/, `must be a decimal number from 0 to ${AGE_MAX}, such as 30 or 30.5`)
   .transform(Number)
   .pipe(z.number().max(AGE_MAX, `must be at most ${AGE_MAX}`))
-  .meta({ description: 'Decimal number', override: asNumber('number', { minimum: 0, maximum: AGE_MAX }), example: '30.5' });
+  .meta({ description: 'Decimal number', override: asNumber('number', { minimum: 0, maximum: AGE_MAX }), example: 30.5 });
 
 export const createQuery = z.strictObject({
   name: text({ max: NAME_MAX, description: 'User name' }),

@@ -8,10 +8,11 @@ import { runService, startOrExit } from '../run-service';
 const pidRoute = defineRoute({
   method: 'get',
   path: '/pid',
+  auth: 'public',
   summary: 'The process id of this replica',
   tags: ['fixture'],
   responses: { 200: { description: 'process id', schema: z.object({ pid: z.number() }) } },
-  handler: (_input, _req, res) => {
+  handler: (_ctx, res) => {
     res.json({ pid: process.pid });
   },
 });
