@@ -1,6 +1,7 @@
 import { buildServiceApp, requireApiKey, type ServiceDeps } from '@lib/http';
 import { databaseReady } from '@lib/mongo';
 import { articleRoutes } from './articles/article.routes';
+import { errorEnvelope } from './articles/article.schemas';
 import { articleService } from './articles/article.service';
 import { articlesErrorBody } from './error-body';
 
@@ -23,6 +24,7 @@ export function createApp({ connection, logger, lifecycle, apiKey }: ArticlesApp
     bodyLimit: '512kb',
     openapi: {
       title: 'Articles API',
+      errorSchema: errorEnvelope,
       version: VERSION,
       description: 'Create, read, update and delete articles. See apps/articles-api/README.md.',
       securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },

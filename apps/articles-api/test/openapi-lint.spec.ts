@@ -6,5 +6,6 @@ const ctx = setupArticlesApp();
 
 it('serves an OpenAPI document that redocly lint (recommended rules) passes without an error or a warning', async () => {
   const res = await request(ctx.app).get('/openapi.json').expect(200);
+  expect(Object.keys(res.body.components.schemas).sort()).toEqual(['Article', 'Error']);
   expect(unexpectedProblems(res.body)).toEqual([]);
 });

@@ -11,6 +11,7 @@ import { contactPresenter } from './contacts/contact.presenter';
 import { contactRoutes } from './contacts/contact.routes';
 import { contactService } from './contacts/contact.service';
 import { crmErrorBody, sendCrmError } from './error-body';
+import { commonErrors, errorOutput, notAcceptable, tooManyFailures } from './errors.outputs';
 import { crmPager } from './paging';
 import { contactLinks } from './contact-links';
 import { eventRoutes } from './events/event.routes';
@@ -67,6 +68,7 @@ const negotiated = (routes: AnyRoute[]): AnyRoute[] =>
     ...route,
     request: withXml(route.request),
     before: [bodiless(route) ? disregardAccept : acceptable, ...(route.before ?? [])],
+    responses: bodiless(route) ? route.responses : { 406: notAcceptable, ...route.responses },
   }));
 
 /** Builds the CRM service without listening. */
@@ -87,7 +89,7 @@ export function createApp({ connection, logger, lifecycle, contactLimit, cursorS
   return buildServiceApp({
     logger,
     lifecycle,
-    auth: { basic: { before: [auth], security: ['basic'], user: currentUser } },
+    auth: { basic: { before: [auth], security: ['basic'], user: currentUser, responses: { 401: commonErrors[401], 429: tooManyFailures } } },
     routes: negotiated([
       ...userRoutes(accounts),
       ...contactRoutes(contacts, accounts, presentContact),
@@ -105,6 +107,8 @@ export function createApp({ connection, logger, lifecycle, contactLimit, cursorS
     bodyLimit: '1mb',
     openapi: {
       title: 'CRM API',
+      errorSchema: errorOutput,
+      operationIdPrefix: '/dev/api',
       version: VERSION,
       description: 'Contacts, companies, deals, notes, tasks, events and tracks. See apps/crm-api/README.md.',
       responseMediaTypes: ['application/json', 'application/xml'],

@@ -8,7 +8,7 @@ export const errorOutput = z.object({
     fields: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
     error_id: z.string().optional(),
   }),
-});
+}).meta({ id: 'Error' });
 
 const error = (description: string) => ({ description, schema: errorOutput });
 
@@ -19,4 +19,6 @@ export const commonErrors = {
 };
 export const notFoundError = error('No record with that id in this account');
 export const limitError = error('The account holds its contact limit');
+export const notAcceptable = error('The Accept header names neither application/json nor application/xml');
+export const tooManyFailures = error('Too many failed sign-ins from this address (Retry-After)');
 export const noContent = { description: 'Empty: nothing matched, or done' };

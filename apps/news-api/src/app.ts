@@ -15,6 +15,7 @@ import { AUTH_LIMIT_NAME, DEFAULT_AUTH_LIMIT, type RateLimitSettings } from './a
 import type { TokenSettings } from './auth/tokens';
 import { companyRoutes } from './companies/company.routes';
 import { newsErrorBody } from './error-body';
+import { errorBody } from './error-schema';
 import { feedSync, type FeedSync } from './feeds/feed-sync';
 import type { Publisher } from './feeds/feeds-config';
 import type { FetchLimits } from './feeds/fetch-feed';
@@ -65,13 +66,17 @@ export function createApp(config: NewsAppConfig) {
 
   // Routes that check a secret from the body parse it first, and count failures per address.
   const limited = (check: RequestHandler) => [limit.checkRequest, ...parseBody, limit.countFailures(check)];
+  const signedOut = { description: 'No token, or an expired, altered or unknown-user token', schema: errorBody };
+  const notAdmin = { description: 'Signed in without the admin role', schema: errorBody };
+  const wrongSecret = { description: 'Credentials, token or master key missing or wrong', schema: errorBody };
+  const tooMany = { description: 'Too many failed attempts from this address (Retry-After)', schema: errorBody };
   const auth: Record<keyof NewsUsers, AuthScheme> = {
-    bearer: { before: [jwt.requireUser], security: ['bearer'], user: currentUser },
-    'bearer-stored': { before: [jwt.requireStoredUser], security: ['bearer'], user: currentUser },
-    'bearer-admin': { before: jwt.requireRole('admin'), security: ['bearer'], user: currentUser },
-    'master-key': { before: limited(requireMasterKey), security: ['masterKey'] },
-    'basic-and-master-key': { before: limited(basicWithMasterKey(users, isMasterKey)), security: [['basic', 'masterKey']], user: currentUser },
-    'admin-or-master-key': { before: limited(adminOrMasterKey), security: ['bearer', 'masterKey'], user: (req) => req.user },
+    bearer: { before: [jwt.requireUser], security: ['bearer'], user: currentUser, responses: { 401: signedOut } },
+    'bearer-stored': { before: [jwt.requireStoredUser], security: ['bearer'], user: currentUser, responses: { 401: signedOut } },
+    'bearer-admin': { before: jwt.requireRole('admin'), security: ['bearer'], user: currentUser, responses: { 401: signedOut, 403: notAdmin } },
+    'master-key': { before: limited(requireMasterKey), security: ['masterKey'], responses: { 401: wrongSecret, 429: tooMany } },
+    'basic-and-master-key': { before: limited(basicWithMasterKey(users, isMasterKey)), security: [['basic', 'masterKey']], user: currentUser, responses: { 401: wrongSecret, 429: tooMany } },
+    'admin-or-master-key': { before: limited(adminOrMasterKey), security: ['bearer', 'masterKey'], user: (req) => req.user, responses: { 401: wrongSecret, 403: notAdmin, 429: tooMany } },
   };
 
   return buildServiceApp({
@@ -92,6 +97,7 @@ export function createApp(config: NewsAppConfig) {
     responseHeaders: { [VERSION_HEADER]: VERSION },
     openapi: {
       title: 'News API',
+      errorSchema: errorBody,
       version: VERSION,
       description: 'News about ASX-listed Australian companies from several publishers; users and JWT sign-in. See apps/news-api/README.md.',
       securitySchemes: {

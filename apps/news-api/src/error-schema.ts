@@ -8,4 +8,4 @@ export const errorBody = z.object({
     fields: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
     error_id: z.string().optional().meta({ description: 'On 5xx: the id of the server log entry' }),
   }),
-});
+}).meta({ id: 'Error' });

@@ -3,6 +3,7 @@ import { databaseReady } from '@lib/mongo';
 import { CursorCodec } from '@lib/paging';
 import { usersErrorBody } from './error-body';
 import { userRoutes } from './users/user.routes';
+import { errorBody } from './users/user.schemas';
 import { userService } from './users/user.service';
 
 export interface UsersAppConfig extends ServiceDeps {
@@ -24,6 +25,7 @@ export function createApp({ connection, logger, lifecycle, apiKey, cursorSecret 
     isReady: () => databaseReady(connection),
     openapi: {
       title: 'Users API',
+      errorSchema: errorBody,
       version: VERSION,
       description: 'List and add user records. See apps/users-api/README.md.',
       securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },

@@ -31,7 +31,7 @@ export const articleOutput = z.object({
   content: z.string(),
   created_at: timestamp,
   updated_at: timestamp,
-});
+}).meta({ id: 'Article' });
 
 export const singleEnvelope = z.object({ status: z.literal(true), data: articleOutput });
 
@@ -49,4 +49,4 @@ export const errorEnvelope = z.object({
   message: z.string(),
   errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
   error_id: z.string().optional(),
-});
+}).meta({ id: 'Error' });

@@ -25,7 +25,7 @@ export const listQuery = z.strictObject({
   cursor: z.string().max(1024).optional().meta({ description: 'next_cursor of the previous page' }),
 });
 
-export const userOutput = z.object({ name: z.string(), age: z.number(), city: z.string() });
+export const userOutput = z.object({ name: z.string(), age: z.number(), city: z.string() }).meta({ id: 'User' });
 
 export const listBody = z.object({
   data: z.array(userOutput),
@@ -42,7 +42,7 @@ export const errorBody = z.object({
     fields: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
     error_id: z.string().optional(),
   }),
-});
+}).meta({ id: 'Error' });
 
 /** What a cursor carries: the last id seen. */
 export const cursorPayload = z.strictObject({ after: z.number().int().positive() });
