@@ -99,7 +99,7 @@ describe('buildServiceApp', () => {
     const res = await request(build().app).get('/openapi.json');
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe('3.1.0');
-    expect(res.body.info).toEqual({ title: 'Items', version: '1.0.0' });
+    expect(res.body.info).toEqual({ title: 'Items', version: '1.0.0', license: expect.objectContaining({ identifier: 'LicenseRef-Proprietary' }) });
     expect(Object.keys(res.body.paths).sort()).toEqual(['/healthz', '/items', '/items/{id}', '/openapi.json', '/readyz']);
     expect(res.body.paths['/readyz'].get.responses).toHaveProperty('503');
     expect(res.body.paths['/items/{id}'].get.parameters[0]).toMatchObject({ in: 'path', name: 'id', required: true });

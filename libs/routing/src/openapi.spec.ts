@@ -65,7 +65,7 @@ const op = (path: string, method: string) => (doc.paths as Record<string, Record
 describe('buildOpenApi', () => {
   it('is an OpenAPI 3.1.0 document with the given info', () => {
     expect(doc.openapi).toBe('3.1.0');
-    expect(doc.info).toEqual({ title: 'Items API', version: '1.2.3', description: 'Test service' });
+    expect(doc.info).toEqual({ title: 'Items API', version: '1.2.3', description: 'Test service', license: expect.objectContaining({ identifier: 'LicenseRef-Proprietary' }) });
   });
 
   it('lists every route, extra routes included, with Express params converted to {name}', () => {
