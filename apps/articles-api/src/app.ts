@@ -2,6 +2,7 @@ import { flatErrorBody } from '@lib/errors';
 import { buildServiceApp, requireApiKey, type ServiceDeps } from '@lib/http';
 import { databaseReady } from '@lib/mongo';
 import { articleRoutes } from './articles/article.routes';
+import { errorEnvelope } from './articles/article.schemas';
 import { articleService } from './articles/article.service';
 
 export interface ArticlesAppConfig extends ServiceDeps {
@@ -16,12 +17,14 @@ export function createApp({ connection, logger, lifecycle, apiKey }: ArticlesApp
   return buildServiceApp({
     logger,
     lifecycle,
-    routes: articleRoutes(articleService(connection), requireApiKey(apiKey)),
+    auth: { apiKey: { before: [requireApiKey(apiKey)], security: ['apiKey'] } },
+    routes: articleRoutes(articleService(connection)),
     errorFormat: flatErrorBody,
     isReady: () => databaseReady(connection),
     bodyLimit: '512kb',
     openapi: {
       title: 'Articles API',
+      errorSchema: errorEnvelope,
       version: VERSION,
       description: 'Create, read, update and delete articles. See apps/articles-api/README.md.',
       securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },

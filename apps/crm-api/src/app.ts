@@ -1,11 +1,11 @@
 import { errorObjectWithStatusBody } from '@lib/errors';
 import { buildServiceApp, DEFAULT_FAILED_ATTEMPTS, disregardAccept, failedAttemptLimit, negotiate, type FailedAttemptSettings, type ServiceDeps } from '@lib/http';
 import { databaseReady } from '@lib/mongo';
-import type { AnyRoute } from '@lib/validation';
+import type { AnyRoute } from '@lib/routing';
 import type { RequestHandler } from 'express';
 import { accountService } from './accounts/account.service';
 import { userRoutes } from './users/user.routes';
-import { basicAuth } from './auth/basic-auth';
+import { basicAuth, currentUser } from './auth/basic-auth';
 import { bulkRoutes } from './bulk/bulk.routes';
 import { bulkService } from './bulk/bulk.service';
 import { contactPresenter } from './contacts/contact.presenter';
@@ -14,6 +14,7 @@ import { contactService } from './contacts/contact.service';
 import { contactSlots } from './contacts/contact-slots';
 import { contactDeletion } from './deletions/contact-deletion';
 import { sendCrmError } from './http/error-body';
+import { commonErrors, errorOutput, notAcceptable, tooManyFailures } from './http/errors.outputs';
 import { crmPager } from './paging';
 import { contactLinks } from './contacts/contact-links';
 import { eventRoutes } from './events/event.routes';
@@ -64,13 +65,13 @@ function withXml(request: AnyRoute['request']): AnyRoute['request'] {
   return types.includes('json') ? { ...request, bodyTypes: [...types, 'xml'] } : request;
 }
 
-/** Every /dev/api route needs HTTP Basic credentials; the OpenAPI document says so per route. */
-const protect = (auth: RequestHandler, routes: AnyRoute[]): AnyRoute[] =>
+/** Every /dev/api route reads XML bodies too, and refuses (406) an Accept it cannot answer before it runs. */
+const negotiated = (routes: AnyRoute[]): AnyRoute[] =>
   routes.map((route) => ({
     ...route,
     request: withXml(route.request),
-    before: [auth, bodiless(route) ? disregardAccept : acceptable, ...(route.before ?? [])],
-    security: ['basic'],
+    before: [bodiless(route) ? disregardAccept : acceptable, ...(route.before ?? [])],
+    responses: bodiless(route) ? route.responses : { 406: notAcceptable, ...route.responses },
   }));
 
 /** Builds the CRM service without listening. */
@@ -93,7 +94,8 @@ export function createApp({ connection, logger, lifecycle, contactLimit, cursorS
   return buildServiceApp({
     logger,
     lifecycle,
-    routes: protect(auth, [
+    auth: { basic: { before: [auth], security: ['basic'], user: currentUser, responses: { 401: commonErrors[401], 429: tooManyFailures } } },
+    routes: negotiated([
       ...userRoutes(accounts),
       ...contactRoutes(contacts, accounts, presentContact),
       ...trackRoutes(tracks),
@@ -110,6 +112,8 @@ export function createApp({ connection, logger, lifecycle, contactLimit, cursorS
     bodyLimit: '1mb',
     openapi: {
       title: 'CRM API',
+      errorSchema: errorOutput,
+      operationIdPrefix: '/dev/api',
       version: VERSION,
       description: 'Contacts, companies, deals, notes, tasks, events and tracks. See apps/crm-api/README.md.',
       responseMediaTypes: ['application/json', 'application/xml'],

@@ -1,7 +1,7 @@
 import { create as parseXml } from 'xmlbuilder2';
 import { company, person, setupCrmApp, type TestUser } from './setup-app';
 import { expectError, storedState } from './expectations';
-import { nowSeconds } from '../src/epoch';
+import { nowSeconds } from '../src/input/epoch';
 
 /** C3 (POST /dev/api/contacts) and every field rule of the contact resource. */
 const ctx = setupCrmApp();

@@ -1,7 +1,7 @@
 import { create as parseXml } from 'xmlbuilder2';
 import { DEAL_NOTES_SHOWN } from '../src/deals/deal.presenter';
 import { MILESTONE_VIEW_MAX_DEALS, TRUNCATED_HEADER } from '../src/deals/milestone-view';
-import { PAGE_BUDGET_BYTES } from '../src/page-budget';
+import { PAGE_BUDGET_BYTES } from '../src/http/page-budget';
 import { dealHelpers, type Track } from './deal-helpers';
 import { setupCrmApp, type TestUser } from './setup-app';
 

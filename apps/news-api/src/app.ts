@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { errorObjectBody, unauthorized } from '@lib/errors';
+import type { AuthScheme } from '@lib/routing';
 import { bearerToken, bodyParsers, buildServiceApp, failedAttemptLimit, secretMatcher, type ServiceDeps } from '@lib/http';
 import { databaseReady } from '@lib/mongo';
 import { keysetPager } from '@lib/paging';
@@ -7,10 +8,12 @@ import type { RequestHandler } from 'express';
 import { accessTokenOf } from './auth/access-token';
 import { authRoutes } from './auth/auth.routes';
 import { basicWithMasterKey } from './auth/basic-auth';
-import { jwtAuth } from './auth/jwt-auth';
+import { currentUser, jwtAuth } from './auth/jwt-auth';
+import type { NewsUsers } from './define-route';
 import { AUTH_LIMIT_NAME, DEFAULT_AUTH_LIMIT, type RateLimitSettings } from './auth/rate-limit';
 import type { TokenSettings } from './auth/tokens';
 import { companyRoutes } from './companies/company.routes';
+import { errorBody } from './error-schema';
 import { feedSync, type FeedSync } from './feeds/feed-sync';
 import type { Publisher } from './feeds/feeds-config';
 import type { FetchLimits } from './feeds/fetch-feed';
@@ -44,7 +47,7 @@ export function createApp(config: NewsAppConfig) {
   // Cursors are signed with a key derived from the JWT secret: one secret less to configure.
   const pager = keysetPager(createHmac('sha256', config.jwt.secret).update('news-api page cursors').digest('hex'));
   const users = userService(connection, { pager, tokenUserTtlMs: config.tokenUserTtlMs });
-  const auth = jwtAuth(users, config.jwt);
+  const jwt = jwtAuth(users, config.jwt);
   const isMasterKey = secretMatcher(config.masterKey);
 
   // Routes that read the master key or a token from the body parse it before checking it.
@@ -53,23 +56,39 @@ export function createApp(config: NewsAppConfig) {
   const requireMasterKey: RequestHandler = (req, _res, next) =>
     // the master key travels like an RFC 6750 bearer token (an access_token field or parameter), hence a Bearer challenge
     next(isMasterKey(accessTokenOf(req)) ? undefined : unauthorized('The master key is missing or wrong: send it as access_token', { 'WWW-Authenticate': 'Bearer realm="news"' }));
-  const [signedIn, adminRole] = auth.requireRole('admin');
+  const [signedIn, adminRole] = jwt.requireRole('admin');
   const adminOrMasterKey: RequestHandler = (req, res, next) => {
     if (isMasterKey(bearerToken(req.headers)) || isMasterKey(accessTokenOf(req))) return next();
     signedIn(req, res, (err?: unknown) => (err ? next(err) : adminRole(req, res, next)));
   };
   const sync = config.sync ?? feedSync({ connection, logger, publishers: config.publishers, limits: config.fetchLimits });
 
+  // Routes that check a secret from the body parse it first, and count failures per address.
+  const limited = (check: RequestHandler) => [limit.checkRequest, ...parseBody, limit.countFailures(check)];
+  const signedOut = { description: 'No token, or an expired, altered or unknown-user token', schema: errorBody };
+  const notAdmin = { description: 'Signed in without the admin role', schema: errorBody };
+  const wrongSecret = { description: 'Credentials, token or master key missing or wrong', schema: errorBody };
+  const tooMany = { description: 'Too many failed attempts from this address (Retry-After)', schema: errorBody };
+  const auth: Record<keyof NewsUsers, AuthScheme> = {
+    bearer: { before: [jwt.requireUser], security: ['bearer'], user: currentUser, responses: { 401: signedOut } },
+    'bearer-stored': { before: [jwt.requireStoredUser], security: ['bearer'], user: currentUser, responses: { 401: signedOut } },
+    'bearer-admin': { before: jwt.requireRole('admin'), security: ['bearer'], user: currentUser, responses: { 401: signedOut, 403: notAdmin } },
+    'master-key': { before: limited(requireMasterKey), security: ['masterKey'], responses: { 401: wrongSecret, 429: tooMany } },
+    'basic-and-master-key': { before: limited(basicWithMasterKey(users, isMasterKey)), security: [['basic', 'masterKey']], user: currentUser, responses: { 401: wrongSecret, 429: tooMany } },
+    'admin-or-master-key': { before: limited(adminOrMasterKey), security: ['bearer', 'masterKey'], user: (req) => req.user, responses: { 401: wrongSecret, 403: notAdmin, 429: tooMany } },
+  };
+
   return buildServiceApp({
     logger,
     lifecycle,
+    auth,
     routes: [
       ...versionRoutes,
-      ...authRoutes(config.jwt, [limit.checkRequest, ...parseBody, limit.countFailures(basicWithMasterKey(users, isMasterKey))]),
-      ...userRoutes({ users, auth, beforeCreate: [limit.checkRequest, ...parseBody, limit.countFailures(requireMasterKey)] }),
-      ...sourceRoutes(sourceService(connection, sync.publishers), { sync, requireUser: auth.requireUser, beforeSync: [limit.checkRequest, ...parseBody, limit.countFailures(adminOrMasterKey)] }),
-      ...newsRoutes(newsService(connection, pager), { requireUser: auth.requireUser, sourceIds: config.publishers.map((p) => p.id) }),
-      ...companyRoutes(auth.requireUser),
+      ...authRoutes(config.jwt),
+      ...userRoutes({ users }),
+      ...sourceRoutes(sourceService(connection, sync.publishers), { sync }),
+      ...newsRoutes(newsService(connection, pager), { sourceIds: config.publishers.map((p) => p.id) }),
+      ...companyRoutes(),
     ],
     errorFormat: errorObjectBody,
     isReady: () => databaseReady(connection),
@@ -77,6 +96,7 @@ export function createApp(config: NewsAppConfig) {
     responseHeaders: { [VERSION_HEADER]: VERSION },
     openapi: {
       title: 'News API',
+      errorSchema: errorBody,
       version: VERSION,
       description: 'News about ASX-listed Australian companies from several publishers; users and JWT sign-in. See apps/news-api/README.md.',
       securitySchemes: {

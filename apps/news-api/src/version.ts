@@ -1,4 +1,5 @@
-import { defineRoute, z, type AnyRoute } from '@lib/validation';
+import { defineRoute, type AnyRoute } from '@lib/routing';
+import { z } from '@lib/validation';
 
 /** The release of this service; kept equal to the newest entry of CHANGELOG.md (a test checks). */
 export const VERSION = '1.0.2';
@@ -9,9 +10,10 @@ export const versionRoutes: AnyRoute[] = [
   defineRoute({
     method: 'get',
     path: '/version',
+    auth: 'public',
     summary: 'The running release (also sent as the X-API-Version header of every response)',
     tags: ['meta'],
     responses: { 200: { description: 'Service name and version', schema: z.object({ name: z.string(), version: z.string() }) } },
-    handler: (_input, _req, res) => res.json({ name: 'news-api', version: VERSION }),
+    handler: (_ctx, res) => res.json({ name: 'news-api', version: VERSION }),
   }),
 ];

@@ -1,5 +1,5 @@
 import { crossTenantSweep, hostileInputSweep, roleSweep, securitySweep, type SecuritySweepTarget, snapshotDatabase } from '@lib/testing';
-import type { AnyRoute } from '@lib/validation';
+import type { AnyRoute } from '@lib/routing';
 import request from 'supertest';
 import { badTokens, PASSWORD, storeArticles, storeUser, type StoredUser } from './sweep-fixture';
 import { MASTER_KEY, setupNewsApp } from './setup-app';

@@ -3,6 +3,7 @@ import { buildServiceApp, requireApiKey, type ServiceDeps } from '@lib/http';
 import { databaseReady } from '@lib/mongo';
 import { keysetPager } from '@lib/paging';
 import { userRoutes } from './users/user.routes';
+import { errorBody } from './users/user.schemas';
 import { userService } from './users/user.service';
 
 export interface UsersAppConfig extends ServiceDeps {
@@ -18,11 +19,13 @@ export function createApp({ connection, logger, lifecycle, apiKey, cursorSecret 
   return buildServiceApp({
     logger,
     lifecycle,
-    routes: userRoutes(userService(connection, keysetPager(cursorSecret)), requireApiKey(apiKey)),
+    auth: { apiKey: { before: [requireApiKey(apiKey)], security: ['apiKey'] } },
+    routes: userRoutes(userService(connection, keysetPager(cursorSecret))),
     errorFormat: errorObjectBody,
     isReady: () => databaseReady(connection),
     openapi: {
       title: 'Users API',
+      errorSchema: errorBody,
       version: VERSION,
       description: 'List and add user records. See apps/users-api/README.md.',
       securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },

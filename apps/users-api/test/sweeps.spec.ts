@@ -1,5 +1,5 @@
 import { hostileInputSweep, securitySweep, type SecuritySweepTarget, snapshotDatabase } from '@lib/testing';
-import type { AnyRoute } from '@lib/validation';
+import type { AnyRoute } from '@lib/routing';
 import { setupUsersApp } from './setup-app';
 
 const API_KEY = 'sweep-users-key-0123456789';

@@ -1,5 +1,6 @@
 import type { ErrorDescription } from '@lib/errors';
-import { defineRoute, z } from '@lib/validation';
+import { defineRoute } from '@lib/routing';
+import { z } from '@lib/validation';
 import pino from 'pino';
 import request from 'supertest';
 import { DOCS_ASSETS, DOCS_CSP } from './api-docs';
@@ -13,9 +14,10 @@ const app = buildServiceApp({
     defineRoute({
       method: 'get',
       path: '/items',
+      auth: 'public',
       summary: 'List the items',
       responses: { 200: { description: 'The items', schema: z.array(z.number()) } },
-      handler: (_input, _req, res) => res.json([1]),
+      handler: (_ctx, res) => res.json([1]),
     }),
   ],
   openapi: { title: 'Items <&> API', version: '1.0.0' },

@@ -1,5 +1,6 @@
 import type { ErrorDescription } from '@lib/errors';
-import { defineRoute, pathId, z } from '@lib/validation';
+import { defineRoute } from '@lib/routing';
+import { pathId, z } from '@lib/validation';
 import pino from 'pino';
 import request from 'supertest';
 import { buildServiceApp } from './build-app';
@@ -8,19 +9,21 @@ import { createLifecycle } from './lifecycle';
 const items = [defineRoute({
   method: 'get',
   path: '/items/:id',
+  auth: 'public',
   summary: 'One item',
   request: { params: z.strictObject({ id: pathId }) },
   responses: { 200: { description: 'The item', schema: z.object({ id: z.number() }) } },
-  handler: ({ params }, _req, res) => {
+  handler: ({ params }, res) => {
     res.json({ id: params.id });
   },
 }), defineRoute({
   method: 'post',
   path: '/items',
+  auth: 'public',
   summary: 'Add an item',
   request: { body: z.strictObject({ name: z.string() }) },
   responses: { 201: { description: 'Added' } },
-  handler: ({ body }, _req, res) => {
+  handler: ({ body }, res) => {
     res.status(201).json(body);
   },
 })];
@@ -96,7 +99,7 @@ describe('buildServiceApp', () => {
     const res = await request(build().app).get('/openapi.json');
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe('3.1.0');
-    expect(res.body.info).toEqual({ title: 'Items', version: '1.0.0' });
+    expect(res.body.info).toEqual({ title: 'Items', version: '1.0.0', license: expect.objectContaining({ identifier: 'LicenseRef-Proprietary' }) });
     expect(Object.keys(res.body.paths).sort()).toEqual(['/healthz', '/items', '/items/{id}', '/openapi.json', '/readyz']);
     expect(res.body.paths['/readyz'].get.responses).toHaveProperty('503');
     expect(res.body.paths['/items/{id}'].get.parameters[0]).toMatchObject({ in: 'path', name: 'id', required: true });
@@ -168,10 +171,11 @@ describe('per-route body limits', () => {
   const small = defineRoute({
     method: 'post',
     path: '/small',
+    auth: 'public',
     summary: 'Takes a small body',
     request: { body: z.strictObject({ name: z.string() }), bodyLimit: '100b' },
     responses: { 201: { description: 'Added' } },
-    handler: ({ body }, _req, res) => {
+    handler: ({ body }, res) => {
       res.status(201).json(body);
     },
   });

@@ -1,5 +1,6 @@
 import { databaseUnavailable, errorHandler, notFoundHandler, type ErrorBodyFormat, type ErrorSender } from '@lib/errors';
-import { buildOpenApi, defineRoute, mountRoutes, z, type AnyRoute, type OpenApiOptions } from '@lib/validation';
+import { buildOpenApi, defineRoute, mountRoutes, PUBLIC, resolveAuth, type AnyRoute, type AuthScheme, type OpenApiOptions, type RouteResponse } from '@lib/routing';
+import { z } from '@lib/validation';
 import express, { type Express, type RequestHandler } from 'express';
 import { apiDocs, DOCS_PATH } from './api-docs';
 import { bodyParsers, discardBody } from './body-parsers';
@@ -13,6 +14,8 @@ import { trustOneProxyHop } from './trust-proxy';
 export interface ServiceAppOptions {
   logger: Logger;
   routes: AnyRoute[];
+  /** The app's auth schemes, by the names its routes' `auth` give (PUBLIC needs none). */
+  auth?: Record<string, AuthScheme>;
   openapi: OpenApiOptions;
   errorFormat: ErrorBodyFormat;
   errorSend?: ErrorSender;
@@ -38,6 +41,18 @@ const isHeavy = (route: AnyRoute) =>
     const shape = (schema as { shape?: Record<string, unknown> } | undefined)?.shape;
     return shape !== undefined && PAGE_FIELDS.some((field) => field in shape);
   });
+
+/**
+ * What every table route can answer besides its own statuses, as this skeleton serves it: 413 over
+ * the body limit (routes without a body too), 415 for a body type the route does not read, 503
+ * while starting, without a database or shedding heavy requests.
+ */
+function withServiceAnswers(route: AnyRoute, schema?: z.ZodType): AnyRoute {
+  const answers: Record<number, RouteResponse> = { 413: { description: 'The body is over the limit', schema } };
+  if (route.request?.body) answers[415] = { description: 'The Content-Type is not one this route reads', schema };
+  answers[503] = { description: 'Starting, the database does not answer, or busy with large requests: try again after Retry-After', schema };
+  return { ...route, responses: { ...answers, ...route.responses } };
+}
 
 const routeTables = new WeakMap<Express, AnyRoute[]>();
 const bodyLimits = new WeakMap<Express, number>();
@@ -89,14 +104,16 @@ export function buildServiceApp(options: ServiceAppOptions): Express {
   const openapiRoute = defineRoute({
     method: 'get',
     path: '/openapi.json',
+    auth: PUBLIC,
     summary: 'This OpenAPI description',
     tags: ['meta'],
     responses: { 200: { description: 'OpenAPI 3.1 document', schema: z.record(z.string(), z.unknown()) } },
-    handler: (_input, _req, res) => {
-      document ??= buildOpenApi([...health, openapiRoute, ...options.routes], options.openapi);
+    handler: (_ctx, res) => {
+      document ??= buildOpenApi([...health, openapiRoute, ...routes], options.openapi);
       res.json(document);
     },
   });
+  const routes = resolveAuth(options.routes, options.auth).map((route) => withServiceAnswers(route, options.openapi.errorSchema));
 
   const router = express.Router({ caseSensitive: true, strict: false });
   mountRoutes(router, [...health, openapiRoute]);
@@ -110,13 +127,13 @@ export function buildServiceApp(options: ServiceAppOptions): Express {
     parsersByLimit.set(limit, parsers);
     return parsers;
   };
-  mountRoutes(router, options.routes, {
+  mountRoutes(router, routes, {
     bodyParsers: parsersFor,
     noBody: discardBody({ limit: appLimit }),
     admit: (route) => gate.admit(isHeavy(route) ? () => true : hasHeavyBody),
   });
   app.use(router);
-  routeTables.set(app, [...health, openapiRoute, ...options.routes]);
+  routeTables.set(app, resolveAuth([...health, openapiRoute, ...routes]));
   bodyLimits.set(app, limitBytes(options.bodyLimit ?? DEFAULT_BODY_LIMIT));
 
   app.use(notFoundHandler);

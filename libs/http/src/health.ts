@@ -1,4 +1,5 @@
-import { defineRoute, z, type AnyRoute } from '@lib/validation';
+import { defineRoute, type AnyRoute } from '@lib/routing';
+import { z } from '@lib/validation';
 import type { Lifecycle } from './lifecycle';
 
 const healthBody = z.object({ status: z.string() });
@@ -9,21 +10,23 @@ export function healthRoutes(isReady: () => Promise<boolean>, lifecycle: Lifecyc
     defineRoute({
       method: 'get',
       path: '/healthz',
+      auth: 'public',
       summary: 'Liveness: the process is up',
       tags: ['health'],
       responses: { 200: { description: 'Alive', schema: healthBody } },
-      handler: (_input, _req, res) => res.json({ status: 'ok' }),
+      handler: (_ctx, res) => res.json({ status: 'ok' }),
     }),
     defineRoute({
       method: 'get',
       path: '/readyz',
+      auth: 'public',
       summary: 'Readiness: started, the database answers and the process is not shutting down',
       tags: ['health'],
       responses: {
         200: { description: 'Ready to serve', schema: healthBody },
         503: { description: 'Starting, database unavailable or shutting down', schema: healthBody },
       },
-      handler: async (_input, _req, res) => {
+      handler: async (_ctx, res) => {
         res.setHeader('Cache-Control', 'no-store');
         if (lifecycle.shuttingDown) return res.status(503).json({ status: 'shutting_down' });
         if (lifecycle.starting) return res.status(503).json({ status: 'starting' });

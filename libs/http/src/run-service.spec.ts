@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { startFaultyDatabase, type FaultyDatabase } from '@lib/testing';
-import { defineRoute, z } from '@lib/validation';
+import { defineRoute } from '@lib/routing';
+import { z } from '@lib/validation';
 import express from 'express';
 import { Schema } from 'mongoose';
 import { buildServiceApp } from './build-app';
@@ -120,9 +121,10 @@ describe('runService with the database unreachable at start', () => {
         const route = defineRoute({
           method: 'get',
           path: '/widgets',
+          auth: 'public',
           summary: 'Widgets',
           responses: { 200: { description: 'Widgets', schema: z.array(z.string()) } },
-          handler: async (_input, _req, res) => res.json((await Widget.find({}).lean()).map((w) => w.code)),
+          handler: async (_ctx, res) => res.json((await Widget.find({}).lean()).map((w) => w.code)),
         });
         const isReady = async () => connection.readyState === 1;
         return buildServiceApp({ logger, routes: [route], openapi: { title: 'W', version: '1' }, errorFormat: (e) => ({ oops: e.code }), isReady, lifecycle });

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import net from 'node:net';
-import { mountRoutes } from '@lib/validation';
+import { mountRoutes } from '@lib/routing';
 import express, { type Express } from 'express';
 import pino from 'pino';
 import request from 'supertest';

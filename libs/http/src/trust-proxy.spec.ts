@@ -1,4 +1,5 @@
-import { defineRoute, z } from '@lib/validation';
+import { defineRoute } from '@lib/routing';
+import { z } from '@lib/validation';
 import pino from 'pino';
 import request from 'supertest';
 import { buildServiceApp } from './build-app';
@@ -31,9 +32,10 @@ describe('the client address of a service app (req.ip)', () => {
       defineRoute({
         method: 'get',
         path: '/ip',
+        auth: 'public',
         summary: 'The client address',
         responses: { 200: { description: 'The address', schema: z.object({ ip: z.string() }) } },
-        handler: (_input, req, res) => res.json({ ip: req.ip }),
+        handler: ({ req }, res) => res.json({ ip: req.ip }),
       }),
     ],
     openapi: { title: 'Ip', version: '1.0.0' },

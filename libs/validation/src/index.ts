@@ -4,7 +4,5 @@ export * from './env';
 export * from './parse';
 export * from './safe-input';
 export * from './schemas';
-export * from './route';
-export * from './openapi';
 export * from './xml-input';
 export * from './single-quoted-json';

@@ -1,7 +1,5 @@
-import { defineRoute, type AnyRoute } from '@lib/validation';
-import type { RequestHandler } from 'express';
-import { flatErrorSchema as errorEnvelope } from '@lib/errors';
-import { articleInput, idParams, listEnvelope, listQuery, singleEnvelope } from './article.schemas';
+import { routeDefiner, type AnyRoute } from '@lib/routing';
+import { articleInput, errorEnvelope, idParams, listEnvelope, listQuery, singleEnvelope } from './article.schemas';
 import type { ArticleService } from './article.service';
 import { articleView } from './article.view';
 
@@ -9,17 +7,21 @@ const bad = { description: 'Invalid id, query or fields', schema: errorEnvelope 
 const missing = { description: 'No article with that id', schema: errorEnvelope };
 const denied = { description: 'API key missing or wrong (only when ARTICLES_API_KEY is set)', schema: errorEnvelope };
 
-export function articleRoutes(articles: ArticleService, requireWriteKey: RequestHandler): AnyRoute[] {
-  const write = { before: [requireWriteKey], security: ['apiKey'], bodyTypes: ['json', 'form'] as const };
+/** Reads are public; writes need the API key when ARTICLES_API_KEY is set (`apiKey`). */
+const defineRoute = routeDefiner<{ apiKey: undefined }>();
+const writeBodyTypes = ['json', 'form'] as const;
+
+export function articleRoutes(articles: ArticleService): AnyRoute[] {
   return [
     defineRoute({
       method: 'get',
       path: '/articles',
+      auth: 'public',
       summary: 'List articles, oldest first',
       tags: ['articles'],
       request: { query: listQuery },
       responses: { 200: { description: 'A page of articles', schema: listEnvelope }, 400: bad },
-      handler: async ({ query }, _req, res) => {
+      handler: async ({ query }, res) => {
         const { total, items } = await articles.list(query.offset, query.limit);
         res.json({ status: true, offset: query.offset, limit: query.limit, total, data: items.map(articleView) });
       },
@@ -27,24 +29,24 @@ export function articleRoutes(articles: ArticleService, requireWriteKey: Request
     defineRoute({
       method: 'get',
       path: '/articles/:id',
+      auth: 'public',
       summary: 'Read one article',
       tags: ['articles'],
       request: { params: idParams },
       responses: { 200: { description: 'The article', schema: singleEnvelope }, 400: bad, 404: missing },
-      handler: async ({ params }, _req, res) => {
+      handler: async ({ params }, res) => {
         res.json({ status: true, data: articleView(await articles.get(params.id)) });
       },
     }),
     defineRoute({
       method: 'post',
       path: '/articles',
+      auth: 'apiKey',
       summary: 'Create an article',
       tags: ['articles'],
-      security: write.security,
-      before: write.before,
-      request: { body: articleInput, bodyTypes: [...write.bodyTypes] },
+      request: { body: articleInput, bodyTypes: [...writeBodyTypes] },
       responses: { 201: { description: 'Created', schema: singleEnvelope }, 400: bad, 401: denied },
-      handler: async ({ body }, _req, res) => {
+      handler: async ({ body }, res) => {
         const article = articleView(await articles.create(body));
         res.status(201).location(`/articles/${article.id}`).json({ status: true, data: article });
       },
@@ -52,26 +54,24 @@ export function articleRoutes(articles: ArticleService, requireWriteKey: Request
     defineRoute({
       method: 'put',
       path: '/articles/:id',
+      auth: 'apiKey',
       summary: 'Replace the title and content of an article',
       tags: ['articles'],
-      security: write.security,
-      before: write.before,
-      request: { params: idParams, body: articleInput, bodyTypes: [...write.bodyTypes] },
+      request: { params: idParams, body: articleInput, bodyTypes: [...writeBodyTypes] },
       responses: { 200: { description: 'The updated article', schema: singleEnvelope }, 400: bad, 401: denied, 404: missing },
-      handler: async ({ params, body }, _req, res) => {
+      handler: async ({ params, body }, res) => {
         res.json({ status: true, data: articleView(await articles.replace(params.id, body)) });
       },
     }),
     defineRoute({
       method: 'delete',
       path: '/articles/:id',
+      auth: 'apiKey',
       summary: 'Delete an article',
       tags: ['articles'],
-      security: write.security,
-      before: write.before,
       request: { params: idParams },
       responses: { 200: { description: 'The deleted article', schema: singleEnvelope }, 400: bad, 401: denied, 404: missing },
-      handler: async ({ params }, _req, res) => {
+      handler: async ({ params }, res) => {
         res.json({ status: true, data: articleView(await articles.remove(params.id)) });
       },
     }),

@@ -1,3 +1,4 @@
+import { flatErrorSchema } from '@lib/errors';
 import { pathId, queryInt, text, z } from '@lib/validation';
 
 export const TITLE_MAX = 255;
@@ -31,7 +32,7 @@ export const articleOutput = z.object({
   content: z.string(),
   created_at: timestamp,
   updated_at: timestamp,
-});
+}).meta({ id: 'Article' });
 
 export const singleEnvelope = z.object({ status: z.literal(true), data: articleOutput });
 
@@ -42,3 +43,6 @@ export const listEnvelope = z.object({
   total: z.number().int().meta({ description: 'Number of all articles' }),
   data: z.array(articleOutput),
 });
+
+/** The error body (flatErrorBody), as the OpenAPI component `Error`. */
+export const errorEnvelope = flatErrorSchema.meta({ id: 'Error' });

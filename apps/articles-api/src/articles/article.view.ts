@@ -1,10 +1,12 @@
+import type { z } from '@lib/validation';
+import type { articleOutput } from './article.schemas';
 import type { ArticleDoc } from './article.model';
 
 /** `YYYY-MM-DD HH:MM:SS` in UTC. */
 export const formatTimestamp = (date: Date) => date.toISOString().slice(0, 19).replace('T', ' ');
 
 /** The wire shape of an article; the only place that decides it. */
-export function articleView(doc: ArticleDoc) {
+export function articleView(doc: ArticleDoc): z.input<typeof articleOutput> {
   return {
     id: doc._id,
     title: doc.title,

@@ -11,4 +11,4 @@ export const userOutput = z.object({
   password: z.string().meta({ description: 'Always a masked placeholder' }),
   info_json_string: z.string(),
   hashedString: z.string(),
-});
+}).meta({ id: 'User' });

@@ -1,3 +1,5 @@
+import type { z } from '@lib/validation';
+import type { userOutput } from './user.outputs';
 import { createHash } from 'node:crypto';
 import type { DomainUserDoc } from './domain-user.model';
 
@@ -5,7 +7,7 @@ import type { DomainUserDoc } from './domain-user.model';
 export const MASKED_PASSWORD = '**********';
 
 /** The spec's Domain user object. */
-export function userView(user: DomainUserDoc) {
+export function userView(user: DomainUserDoc): z.input<typeof userOutput> {
   return {
     id: user._id,
     domain: user.domain,

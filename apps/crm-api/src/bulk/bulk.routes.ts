@@ -1,4 +1,5 @@
-import { defineRoute, type AnyRoute } from '@lib/validation';
+import type { AnyRoute } from '@lib/routing';
+import { defineRoute } from '../define-route';
 import { currentUser } from '../auth/basic-auth';
 import { commonErrors } from '../http/errors.outputs';
 import { sendNoContent } from '../http/reply';
@@ -10,6 +11,7 @@ export function bulkRoutes(bulk: BulkService): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/dev/api/bulk/update',
+      auth: 'basic',
       summary: 'One action on many contacts: ADD_TAG, REMOVE_TAG, DELETE or CHANGE_OWNER (form call)',
       description:
         `Query action_type (and owner for CHANGE_OWNER); form fields contact_ids (or ids: JSON array text or [a, b], at most ${MAX_BULK_IDS} ids) and, for the tag actions, data (or tags: the tags, likewise). ` +
@@ -17,7 +19,7 @@ export function bulkRoutes(bulk: BulkService): AnyRoute[] {
       tags: ['contacts'],
       request: { query: bulkQuery, body: bulkForm, bodyTypes: ['form', 'json'] },
       responses: { 204: { description: 'Done' }, ...commonErrors },
-      handler: async ({ query, body }, req, res) => {
+      handler: async ({ query, body, req }, res) => {
         await bulk.run(currentUser(req).account, query.action_type, body, query.owner);
         sendNoContent(res);
       },

@@ -2,7 +2,7 @@ import { z } from '@lib/validation';
 import { userOutput } from '../accounts/user.outputs';
 
 /** Response schemas, for the OpenAPI document. */
-export const propertyOutput = z.object({ type: z.enum(['SYSTEM', 'CUSTOM']), name: z.string(), subtype: z.string().optional(), value: z.string().optional() });
+export const propertyOutput = z.object({ type: z.enum(['SYSTEM', 'CUSTOM']), name: z.string(), subtype: z.string().optional(), value: z.string().optional() }).meta({ id: 'Property' });
 
 export const contactOutput = z.object({
   id: z.number().int(),
@@ -20,7 +20,7 @@ export const contactOutput = z.object({
   widget_properties: z.string().optional(),
   tags_with_time_json: z.string().meta({ description: 'JSON object: tag → epoch milliseconds when it was added' }),
   domainUser: userOutput.optional(),
-});
+}).meta({ id: 'Contact' });
 
 export const pagedContactOutput = contactOutput.extend({
   count: z.number().int().optional().meta({ description: 'On the first item: number of all matching contacts' }),

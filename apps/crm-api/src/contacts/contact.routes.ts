@@ -1,6 +1,8 @@
 import { XML_NAMES } from '../http/xml-names';
 import { validationFailed } from '@lib/errors';
-import { defineRoute, xmlRoot, xmlList, z, type AnyRoute } from '@lib/validation';
+import { xmlRoot, xmlList, type AnyRoute } from '@lib/routing';
+import { defineRoute } from '../define-route';
+import { z } from '@lib/validation';
 import type { Request, Response } from 'express';
 import type { AccountService } from '../accounts/account.service';
 import { userView } from '../accounts/user.view';
@@ -67,29 +69,32 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
     defineRoute({
       method: 'get',
       path: '/dev/api/contacts',
+      auth: 'basic',
       summary: 'C1: contacts and companies of the account, oldest first (or by global_sort_key), paged',
       description: 'XML unless Accept asks for JSON (convention 3). 204 when the account has no contacts.',
       tags: TAGS,
       request: { query: sortedListQuery },
       responses: { 200: page, 204: noContent, ...commonErrors },
-      handler: async ({ query }, req, res) => sendPage(req, res, await contacts.list(account(req), query), 'xml'),
+      handler: async ({ query, req }, res) => sendPage(req, res, await contacts.list(account(req), query), 'xml'),
     }),
     defineRoute({
       method: 'get',
       path: '/dev/api/contacts/list/count',
+      auth: 'basic',
       summary: 'Number of contacts and companies of the account',
       tags: TAGS,
       responses: { 200: { description: 'The count', schema: z.object({ count: z.number().int() }) }, 401: commonErrors[401] },
-      handler: async (_input, req, res) => reply(req, res, { count: await contacts.count(account(req)) }, XML_NAMES.result),
+      handler: async ({ req }, res) => reply(req, res, { count: await contacts.count(account(req)) }, XML_NAMES.result),
     }),
     defineRoute({
       method: 'get',
       path: '/dev/api/contacts/search/email/:email',
+      auth: 'basic',
       summary: 'The contact with this email',
       tags: TAGS,
       request: { params: emailParams },
       responses: { 200: one, 204: { description: 'No contact has this email' }, ...commonErrors },
-      handler: async ({ params }, req, res) => {
+      handler: async ({ params, req }, res) => {
         assertEmail(params.email, 'email');
         const doc = await contacts.findByEmail(account(req), params.email);
         return doc ? sendOne(req, res, doc) : sendNoContent(res);
@@ -98,11 +103,12 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
     defineRoute({
       method: 'get',
       path: '/dev/api/contacts/search/phonenumber/:phone',
+      auth: 'basic',
       summary: 'The contact with a phone property of exactly this value (the oldest when several have it)',
       tags: TAGS,
       request: { params: phoneParams },
       responses: { 200: one, 204: { description: 'No contact has this phone number' }, ...commonErrors },
-      handler: async ({ params }, req, res) => {
+      handler: async ({ params, req }, res) => {
         const doc = await contacts.findByPhone(account(req), params.phone);
         return doc ? sendOne(req, res, doc) : sendNoContent(res);
       },
@@ -110,11 +116,12 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
     defineRoute({
       method: 'post',
       path: '/dev/api/contacts/search/email',
+      auth: 'basic',
       summary: 'C6: contacts with any of the emails (form call)',
       tags: TAGS,
       request: { body: searchEmailsForm, bodyTypes: ['form', 'json'], bodyLimit: SMALL_BODY.emails },
       responses: { 200: { description: 'The matching contacts, or {} when none match', schema: z.union([z.array(contactOutput), z.object({})]) }, ...commonErrors },
-      handler: async ({ body }, req, res) => {
+      handler: async ({ body, req }, res) => {
         body.email_ids.forEach((email, i) => assertEmail(email, `email_ids[${i}]`));
         const docs = await contacts.findByEmails(account(req), body.email_ids);
         if (docs.length === 0) return reply(req, res, {}, XML_NAMES.contacts);
@@ -124,11 +131,12 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
     defineRoute({
       method: 'post',
       path: '/dev/api/contacts/email/tags/add',
+      auth: 'basic',
       summary: 'C7: add tags to the contact with this email (form call)',
       tags: TAGS,
       request: { body: tagsForm, bodyTypes: ['form', 'json'], bodyLimit: SMALL_BODY.fields },
       responses: { 204: { description: 'Tags added' }, ...commonErrors },
-      handler: async ({ body }, req, res) => {
+      handler: async ({ body, req }, res) => {
         await contacts.addTags(await contacts.requireByEmail(account(req), body.email), body.tags);
         sendNoContent(res);
       },
@@ -136,11 +144,12 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
     defineRoute({
       method: 'post',
       path: '/dev/api/contacts/email/tags/delete',
+      auth: 'basic',
       summary: 'C8: remove tags from the contact with this email (form call)',
       tags: TAGS,
       request: { body: tagsForm, bodyTypes: ['form', 'json'], bodyLimit: SMALL_BODY.fields },
       responses: { 204: { description: 'Tags removed' }, ...commonErrors },
-      handler: async ({ body }, req, res) => {
+      handler: async ({ body, req }, res) => {
         await contacts.removeTags(await contacts.requireByEmail(account(req), body.email), body.tags);
         sendNoContent(res);
       },
@@ -148,11 +157,12 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
     defineRoute({
       method: 'post',
       path: '/dev/api/contacts/add-score',
+      auth: 'basic',
       summary: 'C9: change the lead score of the contact with this email (form call)',
       tags: TAGS,
       request: { body: scoreForm, bodyTypes: ['form', 'json'], bodyLimit: SMALL_BODY.fields },
       responses: { 200: one, ...commonErrors },
-      handler: async ({ body }, req, res) => {
+      handler: async ({ body, req }, res) => {
         const doc = await contacts.requireByEmail(account(req), body.email);
         await contacts.addScore(doc, body.score);
         await sendOne(req, res, await contacts.reload(doc.account, doc._id));
@@ -161,11 +171,12 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
     defineRoute({
       method: 'post',
       path: '/dev/api/contacts/add/property',
+      auth: 'basic',
       summary: 'C11: add a property, or replace the one with the same name and subtype',
       tags: TAGS,
       request: { query: emailQuery, body: xmlRoot(addPropertyInput, 'contactField'), bodyLimit: SMALL_BODY.properties },
       responses: { 200: one, ...commonErrors },
-      handler: async ({ query, body }, req, res) => {
+      handler: async ({ query, body, req }, res) => {
         const doc = await contacts.requireByEmail(account(req), query.email);
         await sendOne(req, res, await contacts.upsertProperties(doc.account, doc._id, [body]));
       },
@@ -173,11 +184,12 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
     defineRoute({
       method: 'post',
       path: '/dev/api/contacts/change-owner',
+      auth: 'basic',
       summary: 'C12: give the contact to another user of the account (form call)',
       tags: TAGS,
       request: { body: changeOwnerForm, bodyTypes: ['form', 'json'], bodyLimit: SMALL_BODY.fields },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
-      handler: async ({ body }, req, res) => {
+      handler: async ({ body, req }, res) => {
         const owner = await accounts.findUser(account(req), body.owner_email);
         if (!owner) throw validationFailed([{ field: 'owner_email', message: `User with email ${body.owner_email} does not exist` }]);
         await sendOne(req, res, await contacts.changeOwner(account(req), body.contact_id, owner));
@@ -186,20 +198,22 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
     defineRoute({
       method: 'put',
       path: '/dev/api/contacts/edit-properties',
+      auth: 'basic',
       summary: 'Add or replace only the sent properties',
       tags: TAGS,
       request: { body: editPropertiesInput, bodyLimit: SMALL_BODY.properties },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
-      handler: async ({ body }, req, res) => sendOne(req, res, await contacts.upsertProperties(account(req), body.id, body.properties)),
+      handler: async ({ body, req }, res) => sendOne(req, res, await contacts.upsertProperties(account(req), body.id, body.properties)),
     }),
     defineRoute({
       method: 'put',
       path: '/dev/api/contacts/edit/tags',
+      auth: 'basic',
       summary: 'Add tags to the contact with this id',
       tags: TAGS,
       request: { body: editTagsInput, bodyLimit: SMALL_BODY.fields },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
-      handler: async ({ body }, req, res) => {
+      handler: async ({ body, req }, res) => {
         await contacts.addTags(await contacts.reload(account(req), body.id), body.tags);
         await sendOne(req, res, await contacts.reload(account(req), body.id));
       },
@@ -207,11 +221,12 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
     defineRoute({
       method: 'put',
       path: '/dev/api/contacts/delete/tags',
+      auth: 'basic',
       summary: 'Remove tags from the contact with this id',
       tags: TAGS,
       request: { body: editTagsInput, bodyLimit: SMALL_BODY.fields },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
-      handler: async ({ body }, req, res) => {
+      handler: async ({ body, req }, res) => {
         await contacts.removeTags(await contacts.reload(account(req), body.id), body.tags);
         await sendOne(req, res, await contacts.reload(account(req), body.id));
       },
@@ -219,48 +234,53 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
     defineRoute({
       method: 'put',
       path: '/dev/api/contacts/edit/lead-score',
+      auth: 'basic',
       summary: 'Set the lead score',
       tags: TAGS,
       request: { body: leadScoreInput, bodyLimit: SMALL_BODY.fields },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
-      handler: async ({ body }, req, res) => sendOne(req, res, await contacts.setNumber(account(req), body.id, 'lead_score', body.lead_score)),
+      handler: async ({ body, req }, res) => sendOne(req, res, await contacts.setNumber(account(req), body.id, 'lead_score', body.lead_score)),
     }),
     defineRoute({
       method: 'put',
       path: '/dev/api/contacts/edit/add-star',
+      auth: 'basic',
       summary: 'Set the star value (0–5)',
       tags: TAGS,
       request: { body: starInput, bodyLimit: SMALL_BODY.fields },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
-      handler: async ({ body }, req, res) => sendOne(req, res, await contacts.setNumber(account(req), body.id, 'star_value', body.star_value)),
+      handler: async ({ body, req }, res) => sendOne(req, res, await contacts.setNumber(account(req), body.id, 'star_value', body.star_value)),
     }),
     defineRoute({
       method: 'post',
       path: '/dev/api/contacts/companies/list',
+      auth: 'basic',
       summary: 'Companies of the account, oldest first (or by global_sort_key), paged',
       tags: TAGS,
       request: { body: companiesForm, bodyTypes: ['form', 'json'], bodyLimit: SMALL_BODY.fields },
       responses: { 200: page, 204: noContent, ...commonErrors },
-      handler: async ({ body }, req, res) => sendPage(req, res, await contacts.list(account(req), body, { type: 'COMPANY' })),
+      handler: async ({ body, req }, res) => sendPage(req, res, await contacts.list(account(req), body, { type: 'COMPANY' })),
     }),
     defineRoute({
       method: 'get',
       path: '/dev/api/contacts/related/:companyId',
+      auth: 'basic',
       summary: 'Persons who work for the company, oldest first, paged',
       tags: TAGS,
       request: { params: companyParams, query: listQuery },
       responses: { 200: page, 204: noContent, ...commonErrors },
-      handler: async ({ params, query }, req, res) =>
+      handler: async ({ params, query, req }, res) =>
         sendPage(req, res, await contacts.list(account(req), query, { type: 'PERSON', contact_company_id: params.companyId })),
     }),
     defineRoute({
       method: 'get',
       path: '/dev/api/search',
+      auth: 'basic',
       summary: 'Contacts whose name, email, company or title starts with q (case-sensitive), paged',
       tags: TAGS,
       request: { query: searchQuery },
       responses: { 200: page, 204: noContent, ...commonErrors },
-      handler: async ({ query }, req, res) => {
+      handler: async ({ query, req }, res) => {
         const { q, type, ...params } = query;
         sendPage(req, res, await contacts.search(account(req), q, type, params));
       },
@@ -268,11 +288,12 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
     defineRoute({
       method: 'get',
       path: '/dev/api/contacts/:id',
+      auth: 'basic',
       summary: 'C2: one contact',
       tags: TAGS,
       request: { params: idParams },
       responses: { 200: one, 204: { description: 'No contact with that id' }, ...commonErrors },
-      handler: async ({ params }, req, res) => {
+      handler: async ({ params, req }, res) => {
         const doc = await contacts.get(account(req), params.id);
         return doc ? sendOne(req, res, doc) : sendNoContent(res);
       },
@@ -280,11 +301,12 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
     defineRoute({
       method: 'post',
       path: '/dev/api/contacts',
+      auth: 'basic',
       summary: 'C3: create a contact or company',
       tags: TAGS,
       request: { body: xmlRoot(contactInput, XML_NAMES.contact.root) },
       responses: { 200: one, ...commonErrors, 406: limitError },
-      handler: async ({ body }, req, res) => {
+      handler: async ({ body, req }, res) => {
         if (body.id !== undefined) throw validationFailed([{ field: 'id', message: 'must not be sent when creating; use PUT to update' }]);
         sendCreated(req, res, await contacts.create(currentUser(req), body));
       },
@@ -292,11 +314,12 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
     defineRoute({
       method: 'put',
       path: '/dev/api/contacts',
+      auth: 'basic',
       summary: 'C4: update the contact with the id in the body (without an id, create one)',
       tags: TAGS,
       request: { body: xmlRoot(contactInput, XML_NAMES.contact.root) },
       responses: { 200: one, 404: notFoundError, ...commonErrors, 406: limitError },
-      handler: async ({ body }, req, res) => {
+      handler: async ({ body, req }, res) => {
         if (body.id === undefined) return sendCreated(req, res, await contacts.create(currentUser(req), body));
         await sendOne(req, res, await contacts.update(account(req), body.id, body));
       },
@@ -304,11 +327,12 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
     defineRoute({
       method: 'delete',
       path: '/dev/api/contacts/:id',
+      auth: 'basic',
       summary: 'C5: delete a contact',
       tags: TAGS,
       request: { params: idParams },
       responses: { 204: { description: 'Deleted (or there was no such contact)' }, ...commonErrors },
-      handler: async ({ params }, req, res) => {
+      handler: async ({ params, req }, res) => {
         await contacts.remove(account(req), params.id);
         sendNoContent(res);
       },

@@ -1,3 +1,5 @@
+import type { z } from '@lib/validation';
+import type { contactOutput } from './contact.outputs';
 import type { UserView } from '../accounts/user.view';
 import type { ContactDoc, Property } from './contact.model';
 
@@ -9,7 +11,7 @@ const propertyView = ({ type, name, subtype, value }: Property) => ({
 });
 
 /** The wire shape of a contact or company (JSON and XML); the only place that decides it. `owner` is the owner's userView. */
-export function contactView(doc: ContactDoc, owner?: UserView) {
+export function contactView(doc: ContactDoc, owner?: UserView): z.input<typeof contactOutput> {
   return {
     id: doc._id,
     type: doc.type,

@@ -22,7 +22,7 @@ export const dealOutput = z.object({
   entity_type: z.literal('deal'),
   track: z.string().optional().meta({ description: 'Name of the track' }),
   owner: userOutput.optional(),
-});
+}).meta({ id: 'Deal' });
 
 export const pagedDealOutput = dealOutput.extend({
   count: z.number().int().optional().meta({ description: 'On the first item: number of all matching deals' }),

@@ -1,7 +1,8 @@
 import { XML_NAMES } from '../http/xml-names';
 import { validationFailed } from '@lib/errors';
 import { negotiate } from '@lib/http';
-import { defineRoute, xmlRoot, xmlList, type AnyRoute } from '@lib/validation';
+import { xmlRoot, xmlList, type AnyRoute } from '@lib/routing';
+import { defineRoute } from '../define-route';
 import type { Request, Response } from 'express';
 import { currentUser } from '../auth/basic-auth';
 import { isEmail } from '../contacts/contact-rules';
@@ -59,39 +60,43 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
     defineRoute({
       method: 'get',
       path: BASE,
+      auth: 'basic',
       summary: 'D1: deals of the account, oldest first (or by global_sort_key), paged',
       tags: TAGS,
       request: { query: listQuery },
       responses: { 200: page, ...commonErrors },
-      handler: async ({ query }, req, res) => sendPage(req, res, await deals.list(account(req), query)),
+      handler: async ({ query, req }, res) => sendPage(req, res, await deals.list(account(req), query)),
     }),
     defineRoute({
       method: 'get',
       path: `${BASE}/byMilestone`,
+      auth: 'basic',
       summary: 'D8: deals of the Default track by milestone',
       tags: TAGS,
       heavy: true,
       responses: { 200: byMilestone, 401: commonErrors[401] },
-      handler: async (_input, req, res) => sendByMilestone(req, res, await tracks.defaultTrack(account(req))),
+      handler: async ({ req }, res) => sendByMilestone(req, res, await tracks.defaultTrack(account(req))),
     }),
     defineRoute({
       method: 'get',
       path: `${BASE}/byPipeline/based`,
+      auth: 'basic',
       summary: 'D9: deals of a track by milestone (pipeline_id 0: the Default track)',
       tags: TAGS,
       heavy: true,
       request: { query: byPipelineQuery },
       responses: { 200: byMilestone, ...commonErrors },
-      handler: async ({ query }, req, res) => sendByMilestone(req, res, await tracks.resolve(account(req), query.pipeline_id)),
+      handler: async ({ query, req }, res) => sendByMilestone(req, res, await tracks.resolve(account(req), query.pipeline_id)),
     }),
     defineRoute({
       method: 'get',
       path: `${BASE}/based`,
+      auth: 'basic',
       summary: 'D10: deals of a track (pipeline_id 0: the Default track, 1: all tracks), oldest first (or by global_sort_key), paged',
       tags: TAGS,
       request: { query: basedQuery },
       responses: { 200: page, ...commonErrors },
-      handler: async ({ query }, req, res) => {
+      handler: async ({ query, req }, res) => {
         const { pipeline_id, ...params } = query;
         const track = pipeline_id === 1 ? undefined : await tracks.resolve(account(req), pipeline_id);
         sendPage(req, res, await deals.list(account(req), params, track?._id));
@@ -100,50 +105,55 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
     defineRoute({
       method: 'get',
       path: `${BASE}/my/deals`,
+      auth: 'basic',
       summary: 'D12: deals owned by the caller, oldest first',
       tags: TAGS,
       responses: { 200: page, ...commonErrors },
       request: { query: wholeListQuery },
-      handler: async ({ query }, req, res) => sendPage(req, res, await deals.ofOwner(account(req), currentUser(req)._id, query)),
+      handler: async ({ query, req }, res) => sendPage(req, res, await deals.ofOwner(account(req), currentUser(req)._id, query)),
     }),
     defineRoute({
       method: 'get',
       path: '/dev/api/contacts/:id/deals',
+      auth: 'basic',
       summary: 'D11: deals related to the contact, oldest first',
       description: 'An empty list for a contact without deals and for an id that names no contact of the account.',
       tags: TAGS,
       request: { params: contactDealsParams, query: wholeListQuery },
       responses: { 200: page, ...commonErrors },
-      handler: async ({ params, query }, req, res) => sendPage(req, res, await deals.ofContact(account(req), params.id, query)),
+      handler: async ({ params, query, req }, res) => sendPage(req, res, await deals.ofContact(account(req), params.id, query)),
     }),
     defineRoute({
       method: 'post',
       path: `${BASE}/bulk`,
+      auth: 'basic',
       summary: 'D7: delete every listed deal of the account',
       description: 'JSON `{"ids": [1, 2]}` or form `ids=[1,2]`. Ids of no deal of the account are ignored.',
       tags: TAGS,
       request: { body: bulkInput, bodyTypes: ['json', 'form'], bodyLimit: SMALL_BODY.ids },
       responses: { 200: deleted, ...commonErrors },
-      handler: async ({ body }, req, res) => reply(req, res, { deleted: await deals.removeMany(account(req), body.ids) }, XML_NAMES.result),
+      handler: async ({ body, req }, res) => reply(req, res, { deleted: await deals.removeMany(account(req), body.ids) }, XML_NAMES.result),
     }),
     defineRoute({
       method: 'put',
       path: `${BASE}/partial-update`,
+      auth: 'basic',
       summary: 'Change only the sent fields of the deal with the id in the body',
       tags: TAGS,
       request: { body: dealPatch },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
-      handler: async ({ body }, req, res) => sendOne(req, res, await deals.patch(account(req), body)),
+      handler: async ({ body, req }, res) => sendOne(req, res, await deals.patch(account(req), body)),
     }),
     defineRoute({
       method: 'post',
       path: `${BASE}/email/:email`,
+      auth: 'basic',
       summary: 'D5: create a deal related to the contact with this email',
       description: '400 and nothing created when no contact of the account has the email.',
       tags: TAGS,
       request: { params: emailParams, body: dealInput },
       responses: { 200: one, ...commonErrors },
-      handler: async ({ params, body }, req, res) => {
+      handler: async ({ params, body, req }, res) => {
         assertNoId(body.id);
         if (!isEmail(params.email)) throw validationFailed([{ field: 'email', message: `${params.email} is not a valid email address` }]);
         const contact = await contacts.requireByEmail(account(req), params.email);
@@ -153,11 +163,12 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
     defineRoute({
       method: 'get',
       path: `${BASE}/:id`,
+      auth: 'basic',
       summary: 'D2: one deal',
       tags: TAGS,
       request: { params: dealParams },
       responses: { 200: one, 204: { description: 'No deal with that id' }, ...commonErrors },
-      handler: async ({ params }, req, res) => {
+      handler: async ({ params, req }, res) => {
         const doc = await deals.get(account(req), params.id);
         return doc ? sendOne(req, res, doc) : sendNoContent(res);
       },
@@ -165,11 +176,12 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
     defineRoute({
       method: 'post',
       path: BASE,
+      auth: 'basic',
       summary: 'D3: create a deal (with the id of a deal of the account: replace that deal, as D4)',
       tags: TAGS,
       request: { body: dealInput },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
-      handler: async ({ body }, req, res) => {
+      handler: async ({ body, req }, res) => {
         const doc = body.id === undefined ? await deals.create(account(req), body) : await deals.replace(account(req), body.id, body);
         await sendOne(req, res, doc);
       },
@@ -177,12 +189,13 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
     defineRoute({
       method: 'put',
       path: BASE,
+      auth: 'basic',
       summary: 'D4: replace the deal with the id in the body',
       description: 'The body is the whole deal: the required fields must be sent; optional fields not sent take their defaults. Use partial-update to change some fields only.',
       tags: TAGS,
       request: { body: dealInput },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
-      handler: async ({ body }, req, res) => {
+      handler: async ({ body, req }, res) => {
         if (body.id === undefined) throw validationFailed([{ field: 'id', message: 'is required (POST creates a deal)' }]);
         await sendOne(req, res, await deals.replace(account(req), body.id, body));
       },
@@ -190,11 +203,12 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
     defineRoute({
       method: 'delete',
       path: `${BASE}/:id`,
+      auth: 'basic',
       summary: 'D6: delete a deal',
       tags: TAGS,
       request: { params: dealParams },
       responses: { 200: deleted, ...commonErrors },
-      handler: async ({ params }, req, res) => reply(req, res, { deleted: await deals.remove(account(req), params.id) }, XML_NAMES.result),
+      handler: async ({ params, req }, res) => reply(req, res, { deleted: await deals.remove(account(req), params.id) }, XML_NAMES.result),
     }),
   ];
 }

@@ -1,4 +1,5 @@
-import { formArray, pathId, queryInt, text, xmlRoot, z } from '@lib/validation';
+import { xmlRoot } from '@lib/routing';
+import { formArray, pathId, queryInt, text, z } from '@lib/validation';
 import { idField, intField } from '../input/fields';
 import { MAX_RELATED_CONTACTS } from '../contacts/contact-links';
 import { PAGE_MAX } from '../http/page-budget';

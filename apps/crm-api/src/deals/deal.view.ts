@@ -1,3 +1,5 @@
+import type { z } from '@lib/validation';
+import type { dealOutput } from './deal.outputs';
 import type { UserView } from '../accounts/user.view';
 import type { ContactView } from '../contacts/contact.view';
 import type { DealDoc } from './deal.model';
@@ -12,7 +14,7 @@ export interface DealRelations {
 }
 
 /** The wire shape of a deal (JSON and XML); the only place that decides it. */
-export function dealView(doc: DealDoc, related: DealRelations) {
+export function dealView(doc: DealDoc, related: DealRelations): z.input<typeof dealOutput> {
   return {
     id: doc._id,
     name: doc.name,

@@ -14,7 +14,7 @@ export const eventOutput = z.object({
   contacts: z.array(contactOutput),
   created_time: z.number().int().meta({ description: 'epoch seconds' }),
   updated_time: z.number().int().meta({ description: 'epoch seconds' }),
-});
+}).meta({ id: 'Event' });
 
 export const eventListOutput = z.array(
   eventOutput.extend({

@@ -1,6 +1,7 @@
 import { XML_NAMES } from '../http/xml-names';
 import { validationFailed } from '@lib/errors';
-import { defineRoute, xmlRoot, xmlList, type AnyRoute } from '@lib/validation';
+import { xmlRoot, xmlList, type AnyRoute } from '@lib/routing';
+import { defineRoute } from '../define-route';
 import type { Request, Response } from 'express';
 import { currentUser } from '../auth/basic-auth';
 import { contactsOf, sentContactIds, type ContactLinks } from '../contacts/contact-links';
@@ -43,30 +44,33 @@ export function eventRoutes(events: EventService, links: ContactLinks): AnyRoute
     defineRoute({
       method: 'get',
       path: '/dev/api/events',
+      auth: 'basic',
       summary: 'E1: events overlapping the range from start to end (epoch seconds, both required), by start time',
       description: 'An event overlaps when it starts at or before `end` and ends at or after `start`.',
       tags: TAGS,
       request: { query: rangeQuery },
       responses: { 200: list, ...commonErrors },
-      handler: async ({ query }, req, res) => sendList(req, res, await events.overlapping(account(req), query)),
+      handler: async ({ query, req }, res) => sendList(req, res, await events.overlapping(account(req), query)),
     }),
     defineRoute({
       method: 'get',
       path: '/dev/api/contacts/:contact_id/events/sort',
+      auth: 'basic',
       summary: 'E2: events related to the contact, by start time',
       tags: TAGS,
       request: { params: contactEventsParams, query: wholeListQuery },
       responses: { 200: list, ...commonErrors },
-      handler: async ({ params, query }, req, res) => sendList(req, res, await events.ofContact(account(req), params.contact_id, query)),
+      handler: async ({ params, query, req }, res) => sendList(req, res, await events.ofContact(account(req), params.contact_id, query)),
     }),
     defineRoute({
       method: 'post',
       path: '/dev/api/events',
+      auth: 'basic',
       summary: 'E3: create an event (title, start, end required)',
       tags: TAGS,
       request: { body: eventInput },
       responses: { 200: one, ...commonErrors },
-      handler: async ({ body }, req, res) => {
+      handler: async ({ body, req }, res) => {
         if (body.id !== undefined) throw validationFailed([{ field: 'id', message: 'must not be sent when creating; use PUT /dev/api/events to update' }]);
         await sendOne(req, res, await events.create(account(req), changesOf(body), contactsField(body)));
       },
@@ -74,12 +78,13 @@ export function eventRoutes(events: EventService, links: ContactLinks): AnyRoute
     defineRoute({
       method: 'put',
       path: '/dev/api/events',
+      auth: 'basic',
       summary: 'E4: update the event with the id in the body (without an id, create one)',
       description: 'The sent fields replace the stored ones; fields not sent stay.',
       tags: TAGS,
       request: { body: eventInput },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
-      handler: async ({ body }, req, res) => {
+      handler: async ({ body, req }, res) => {
         const changes = changesOf(body);
         const doc = body.id === undefined ? await events.create(account(req), changes, contactsField(body)) : await events.update(account(req), body.id, changes, contactsField(body));
         await sendOne(req, res, doc);
@@ -88,11 +93,12 @@ export function eventRoutes(events: EventService, links: ContactLinks): AnyRoute
     defineRoute({
       method: 'delete',
       path: '/dev/api/events/:id',
+      auth: 'basic',
       summary: 'E5: delete an event',
       tags: TAGS,
       request: { params: eventParams },
       responses: { 204: { description: 'Deleted (or there was no such event)' }, ...commonErrors },
-      handler: async ({ params }, req, res) => {
+      handler: async ({ params, req }, res) => {
         await events.remove(account(req), params.id);
         sendNoContent(res);
       },

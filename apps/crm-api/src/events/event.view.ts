@@ -1,8 +1,10 @@
+import type { z } from '@lib/validation';
+import type { eventOutput } from './event.outputs';
 import type { ContactView } from '../contacts/contact.view';
 import type { EventDoc } from './event.model';
 
 /** The wire shape of a calendar event (JSON and XML): related contacts as full contact objects. */
-export function eventView(doc: EventDoc, contacts: ContactView[]) {
+export function eventView(doc: EventDoc, contacts: ContactView[]): z.input<typeof eventOutput> {
   return {
     id: doc._id,
     title: doc.title,

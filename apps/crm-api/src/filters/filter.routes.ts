@@ -1,4 +1,6 @@
-import { defineRoute, xmlList, z, type AnyRoute } from '@lib/validation';
+import { xmlList, type AnyRoute } from '@lib/routing';
+import { defineRoute } from '../define-route';
+import { z } from '@lib/validation';
 import { currentUser } from '../auth/basic-auth';
 import { contactListOutput } from '../contacts/contact.outputs';
 import type { ContactPresenter } from '../contacts/contact.presenter';
@@ -18,6 +20,7 @@ export function filterRoutes(filters: FilterService, contacts: ContactPresenter,
     defineRoute({
       method: 'post',
       path: '/dev/api/filters/filter/dynamic-filter',
+      auth: 'basic',
       summary: 'Contacts, companies or deals matching the rules of filterJson, paged (form call)',
       description:
         'Form fields (or JSON) `page_size`, `cursor`, `global_sort_key`, and `filterJson`: JSON text of ' +
@@ -31,7 +34,7 @@ export function filterRoutes(filters: FilterService, contacts: ContactPresenter,
         204: noContent,
         ...commonErrors,
       },
-      handler: async ({ body }, req, res) => {
+      handler: async ({ body, req }, res) => {
         const account = currentUser(req).account;
         const { filterJson, page_size: sent, ...rest } = body;
         const max = filterJson.contact_type === 'OPPORTUNITY' ? PAGE_MAX.deals : PAGE_MAX.contacts;

@@ -1,4 +1,6 @@
-import { errorObjectWithStatusSchema as errorOutput } from '@lib/errors';
+import { errorObjectWithStatusSchema } from '@lib/errors';
+
+export const errorOutput = errorObjectWithStatusSchema.meta({ id: 'Error' });
 
 const error = (description: string) => ({ description, schema: errorOutput });
 
@@ -9,4 +11,6 @@ export const commonErrors = {
 };
 export const notFoundError = error('No record with that id in this account');
 export const limitError = error('The account holds its contact limit');
+export const notAcceptable = error('The Accept header names neither application/json nor application/xml');
+export const tooManyFailures = error('Too many failed sign-ins from this address (Retry-After)');
 export const noContent = { description: 'Empty: nothing matched, or done' };

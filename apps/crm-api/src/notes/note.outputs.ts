@@ -11,7 +11,7 @@ export const noteOutput = z.object({
   deal_ids: z.array(z.string()).optional().meta({ description: 'Ids of the related deals, when there are any' }),
   owner_id: z.number().int().optional().meta({ description: 'Id of the owning user' }),
   entity_type: z.literal('note'),
-});
+}).meta({ id: 'Note' });
 
 export const noteListOutput = z.array(
   noteOutput.extend({

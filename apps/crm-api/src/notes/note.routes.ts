@@ -1,6 +1,7 @@
 import { XML_NAMES } from '../http/xml-names';
 import { validationFailed } from '@lib/errors';
-import { defineRoute, xmlRoot, xmlList, type AnyRoute } from '@lib/validation';
+import { xmlRoot, xmlList, type AnyRoute } from '@lib/routing';
+import { defineRoute } from '../define-route';
 import type { Request, Response } from 'express';
 import { currentUser } from '../auth/basic-auth';
 import { sentContactIds } from '../contacts/contact-links';
@@ -52,30 +53,33 @@ export function noteRoutes(notes: NoteService, contacts: ContactService): AnyRou
     defineRoute({
       method: 'post',
       path: '/dev/api/notes',
+      auth: 'basic',
       summary: 'N1: create a note, optionally related to contacts (and deals)',
       tags: TAGS,
       request: { body: noteInput },
       responses: { 200: one, ...commonErrors },
-      handler: async ({ body }, req, res) => sendOne(req, res, await create(body, req)),
+      handler: async ({ body, req }, res) => sendOne(req, res, await create(body, req)),
     }),
     defineRoute({
       method: 'put',
       path: '/dev/api/notes',
+      auth: 'basic',
       summary: 'Update the note with the id in the body: the sent fields replace the stored ones',
       tags: TAGS,
       request: { body: noteUpdateInput },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
-      handler: async ({ body }, req, res) => sendOne(req, res, await update(body, req)),
+      handler: async ({ body, req }, res) => sendOne(req, res, await update(body, req)),
     }),
     defineRoute({
       method: 'post',
       path: '/dev/api/contacts/email/note/add',
+      auth: 'basic',
       summary: 'N2: add a note to the contact with this email (form call)',
       description: 'Form fields `email` and `note` (JSON object text with subject and description). An email no contact has is a 400 and nothing is created.',
       tags: TAGS,
       request: { body: noteByEmailForm, bodyTypes: ['form', 'json'], bodyLimit: SMALL_BODY.note },
       responses: { 204: { description: 'Note added' }, ...commonErrors },
-      handler: async ({ body }, req, res) => {
+      handler: async ({ body, req }, res) => {
         const contact = await contacts.requireByEmail(account(req), body.email);
         await notes.create(account(req), { ...body.note, contacts: [contact._id], deals: [], owner: currentUser(req)._id });
         sendNoContent(res);
@@ -84,20 +88,22 @@ export function noteRoutes(notes: NoteService, contacts: ContactService): AnyRou
     defineRoute({
       method: 'get',
       path: '/dev/api/contacts/:contact_id/notes',
+      auth: 'basic',
       summary: 'N3: notes related to the contact, oldest first',
       tags: TAGS,
       request: { params: contactNotesParams, query: wholeListQuery },
       responses: { 200: list, ...commonErrors },
-      handler: async ({ params, query }, req, res) => sendList(req, res, await notes.ofContact(account(req), params.contact_id, query)),
+      handler: async ({ params, query, req }, res) => sendList(req, res, await notes.ofContact(account(req), params.contact_id, query)),
     }),
     defineRoute({
       method: 'delete',
       path: '/dev/api/contacts/:contact_id/notes/:note_id',
+      auth: 'basic',
       summary: 'N4: remove the relation between the note and the contact (the note stays)',
       tags: TAGS,
       request: { params: contactNoteParams },
       responses: { 204: { description: 'Not related any more (also when it was not)' }, ...commonErrors },
-      handler: async ({ params }, req, res) => {
+      handler: async ({ params, req }, res) => {
         await notes.unrelate(account(req), params.contact_id, params.note_id);
         sendNoContent(res);
       },
@@ -105,20 +111,22 @@ export function noteRoutes(notes: NoteService, contacts: ContactService): AnyRou
     defineRoute({
       method: 'get',
       path: '/dev/api/opportunity/:id/notes',
+      auth: 'basic',
       summary: 'Notes related to the deal, oldest first',
       tags: TAGS,
       request: { params: dealNotesParams, query: wholeListQuery },
       responses: { 200: list, ...commonErrors },
-      handler: async ({ params, query }, req, res) => sendList(req, res, await notes.ofDeal(account(req), params.id, query)),
+      handler: async ({ params, query, req }, res) => sendList(req, res, await notes.ofDeal(account(req), params.id, query)),
     }),
     defineRoute({
       method: 'post',
       path: '/dev/api/opportunity/deals/notes',
+      auth: 'basic',
       summary: 'Create a note related to deals (deal_ids required)',
       tags: TAGS,
       request: { body: noteInput },
       responses: { 200: one, ...commonErrors },
-      handler: async ({ body }, req, res) => {
+      handler: async ({ body, req }, res) => {
         requireDeals(body);
         sendOne(req, res, await create(body, req));
       },
@@ -126,11 +134,12 @@ export function noteRoutes(notes: NoteService, contacts: ContactService): AnyRou
     defineRoute({
       method: 'put',
       path: '/dev/api/opportunity/deals/notes',
+      auth: 'basic',
       summary: 'Update a note related to deals (Python client README 4.6): as PUT /dev/api/notes, deal_ids required',
       tags: TAGS,
       request: { body: noteUpdateInput },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
-      handler: async ({ body }, req, res) => {
+      handler: async ({ body, req }, res) => {
         requireDeals(body);
         sendOne(req, res, await update(body, req));
       },

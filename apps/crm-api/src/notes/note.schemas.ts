@@ -1,4 +1,5 @@
-import { pathId, text, xmlRoot, z } from '@lib/validation';
+import { xmlRoot } from '@lib/routing';
+import { pathId, text, z } from '@lib/validation';
 import { contactIdList, idList } from '../contacts/contact-links';
 import { idField } from '../input/fields';
 import { PAGE_MAX } from '../http/page-budget';

@@ -1,7 +1,9 @@
+import type { z } from '@lib/validation';
+import type { noteOutput } from './note.outputs';
 import type { NoteDoc } from './note.model';
 
 /** The wire shape of a note (JSON and XML): related contacts and deals as id strings. */
-export function noteView(doc: NoteDoc) {
+export function noteView(doc: NoteDoc): z.input<typeof noteOutput> {
   return {
     id: doc._id,
     created_time: doc.created_time,

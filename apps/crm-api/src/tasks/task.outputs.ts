@@ -20,7 +20,7 @@ export const taskOutput = z.object({
   created_time: z.number().int().meta({ description: 'epoch seconds' }),
   updated_time: z.number().int().meta({ description: 'epoch seconds' }),
   entity_type: z.literal('task'),
-});
+}).meta({ id: 'Task' });
 
 export const taskListOutput = z.array(
   taskOutput.extend({

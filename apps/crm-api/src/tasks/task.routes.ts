@@ -1,6 +1,7 @@
 import { XML_NAMES } from '../http/xml-names';
 import { validationFailed } from '@lib/errors';
-import { defineRoute, xmlRoot, xmlList, type AnyRoute } from '@lib/validation';
+import { xmlRoot, xmlList, type AnyRoute } from '@lib/routing';
+import { defineRoute } from '../define-route';
 import type { Request, Response } from 'express';
 import { currentUser } from '../auth/basic-auth';
 import type { ContactService } from '../contacts/contact.service';
@@ -43,70 +44,77 @@ export function taskRoutes(tasks: TaskService, contacts: ContactService, present
     defineRoute({
       method: 'get',
       path: '/dev/api/tasks',
+      auth: 'basic',
       summary: 'T1: pending (not completed) tasks of all users of the account',
       description: DUE_ORDER,
       tags: TAGS,
       request: { query: wholeListQuery },
       responses: { 200: list, ...commonErrors },
-      handler: async ({ query }, req, res) => sendList(req, res, await tasks.pending(account(req), query)),
+      handler: async ({ query, req }, res) => sendList(req, res, await tasks.pending(account(req), query)),
     }),
     defineRoute({
       method: 'get',
       path: '/dev/api/tasks/all',
+      auth: 'basic',
       summary: 'T2: pending and completed tasks of all users of the account',
       description: DUE_ORDER,
       tags: TAGS,
       request: { query: wholeListQuery },
       responses: { 200: list, ...commonErrors },
-      handler: async ({ query }, req, res) => sendList(req, res, await tasks.all(account(req), query)),
+      handler: async ({ query, req }, res) => sendList(req, res, await tasks.all(account(req), query)),
     }),
     defineRoute({
       method: 'get',
       path: '/dev/api/tasks/pending/:days',
+      auth: 'basic',
       summary: 'T3: pending tasks due from the start of today (UTC) to the end of the day `days` days from today',
       description: `0: due today; 1: today or tomorrow. Overdue tasks of earlier days are not included. ${DUE_ORDER}`,
       tags: TAGS,
       request: { params: daysParams, query: wholeListQuery },
       responses: { 200: list, ...commonErrors },
-      handler: async ({ params, query }, req, res) => sendList(req, res, await tasks.dueWithin(account(req), params.days, query)),
+      handler: async ({ params, query, req }, res) => sendList(req, res, await tasks.dueWithin(account(req), params.days, query)),
     }),
     defineRoute({
       method: 'get',
       path: '/dev/api/tasks/my/tasks',
+      auth: 'basic',
       summary: 'T4: all tasks owned by the caller',
       description: DUE_ORDER,
       tags: TAGS,
       request: { query: wholeListQuery },
       responses: { 200: list, ...commonErrors },
-      handler: async ({ query }, req, res) => sendList(req, res, await tasks.ofOwner(account(req), currentUser(req)._id, query)),
+      handler: async ({ query, req }, res) => sendList(req, res, await tasks.ofOwner(account(req), currentUser(req)._id, query)),
     }),
     defineRoute({
       method: 'get',
       path: '/dev/api/tasks/based',
+      auth: 'basic',
       summary: 'T5: tasks filtered by type, owner (user id), pending (true/false) and due range, paged',
       description: `Every filter is optional; they combine with "and". ${DUE_ORDER}`,
       tags: TAGS,
       request: { query: taskFilterQuery },
       responses: { 200: list, ...commonErrors },
-      handler: async ({ query }, req, res) => sendList(req, res, await tasks.filtered(account(req), query)),
+      handler: async ({ query, req }, res) => sendList(req, res, await tasks.filtered(account(req), query)),
     }),
     defineRoute({
       method: 'get',
       path: '/dev/api/contacts/:contact_id/tasks/sort',
+      auth: 'basic',
       summary: 'C10: tasks related to the contact, latest due date first',
       tags: TAGS,
       request: { params: contactTasksParams, query: wholeListQuery },
       responses: { 200: list, ...commonErrors },
-      handler: async ({ params, query }, req, res) => sendList(req, res, await tasks.ofContact(account(req), params.contact_id, query)),
+      handler: async ({ params, query, req }, res) => sendList(req, res, await tasks.ofContact(account(req), params.contact_id, query)),
     }),
     defineRoute({
       method: 'post',
       path: '/dev/api/tasks',
+      auth: 'basic',
       summary: 'T7: create a task',
       tags: TAGS,
       request: { body: taskInput },
       responses: { 200: one, ...commonErrors },
-      handler: async ({ body }, req, res) => {
+      handler: async ({ body, req }, res) => {
         refuseId(body);
         await sendOne(req, res, await tasks.create(currentUser(req), body));
       },
@@ -114,12 +122,13 @@ export function taskRoutes(tasks: TaskService, contacts: ContactService, present
     defineRoute({
       method: 'post',
       path: '/dev/api/tasks/email/:email',
+      auth: 'basic',
       summary: 'T8: create a task related to the contact with this email',
       description: 'An email no contact of the account has is a 400 and nothing is created.',
       tags: TAGS,
       request: { params: emailParams, body: taskInput },
       responses: { 200: one, ...commonErrors },
-      handler: async ({ params, body }, req, res) => {
+      handler: async ({ params, body, req }, res) => {
         refuseId(body);
         const contact = await contacts.requireByEmail(account(req), params.email);
         await sendOne(req, res, await tasks.create(currentUser(req), body, contact._id));
@@ -128,12 +137,13 @@ export function taskRoutes(tasks: TaskService, contacts: ContactService, present
     defineRoute({
       method: 'put',
       path: '/dev/api/tasks',
+      auth: 'basic',
       summary: 'T9: update the task with the id in the body (subject, type, priority_type and due required)',
       description: 'The sent fields replace the stored ones; optional fields not sent stay as stored.',
       tags: TAGS,
       request: { body: taskUpdateInput },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
-      handler: async ({ body }, req, res) => {
+      handler: async ({ body, req }, res) => {
         const { id, ...changes } = body;
         await sendOne(req, res, await tasks.update(account(req), id, changes));
       },
@@ -141,11 +151,12 @@ export function taskRoutes(tasks: TaskService, contacts: ContactService, present
     defineRoute({
       method: 'put',
       path: '/dev/api/tasks/partial-update',
+      auth: 'basic',
       summary: 'Change only the sent fields of the task with the id in the body',
       tags: TAGS,
       request: { body: taskPatchInput },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
-      handler: async ({ body }, req, res) => {
+      handler: async ({ body, req }, res) => {
         const { id, ...changes } = body;
         await sendOne(req, res, await tasks.update(account(req), id, changes));
       },
@@ -153,11 +164,12 @@ export function taskRoutes(tasks: TaskService, contacts: ContactService, present
     defineRoute({
       method: 'get',
       path: '/dev/api/tasks/:id',
+      auth: 'basic',
       summary: 'T6: one task',
       tags: TAGS,
       request: { params: taskParams },
       responses: { 200: one, 204: { description: 'No task with that id' }, ...commonErrors },
-      handler: async ({ params }, req, res) => {
+      handler: async ({ params, req }, res) => {
         const doc = await tasks.get(account(req), params.id);
         return doc ? sendOne(req, res, doc) : sendNoContent(res);
       },
@@ -165,11 +177,12 @@ export function taskRoutes(tasks: TaskService, contacts: ContactService, present
     defineRoute({
       method: 'delete',
       path: '/dev/api/tasks/:id',
+      auth: 'basic',
       summary: 'T10: delete a task',
       tags: TAGS,
       request: { params: taskParams },
       responses: { 204: { description: 'Deleted (or there was no such task)' }, ...commonErrors },
-      handler: async ({ params }, req, res) => {
+      handler: async ({ params, req }, res) => {
         await tasks.remove(account(req), params.id);
         sendNoContent(res);
       },

@@ -1,10 +1,12 @@
+import type { z } from '@lib/validation';
+import type { taskOutput } from './task.outputs';
 import type { DomainUserDoc } from '../accounts/domain-user.model';
 import { userView } from '../accounts/user.view';
 import type { ContactView } from '../contacts/contact.view';
 import type { TaskDoc } from './task.model';
 
 /** The wire shape of a task (JSON and XML): related contacts as full contact objects. */
-export function taskView(doc: TaskDoc, contacts: ContactView[], owner?: DomainUserDoc) {
+export function taskView(doc: TaskDoc, contacts: ContactView[], owner?: DomainUserDoc): z.input<typeof taskOutput> {
   return {
     id: doc._id,
     subject: doc.subject,

@@ -1,6 +1,7 @@
 import { XML_NAMES } from '../http/xml-names';
 import { validationFailed } from '@lib/errors';
-import { defineRoute, xmlList, xmlRoot, type AnyRoute } from '@lib/validation';
+import { xmlList, xmlRoot, type AnyRoute } from '@lib/routing';
+import { defineRoute } from '../define-route';
 import type { Request, Response } from 'express';
 import { currentUser } from '../auth/basic-auth';
 import { commonErrors, notFoundError } from '../http/errors.outputs';
@@ -35,20 +36,22 @@ export function trackRoutes(tracks: TrackService): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: PATH,
+      auth: 'basic',
       summary: 'K1: tracks of the account, the Default track first',
       tags: TAGS,
       responses: { 200: { description: 'Every track (never empty: the Default track always exists)', schema: xmlList(trackOutput, XML_NAMES.tracks) }, 401: commonErrors[401] },
-      handler: async (_input, req, res) => reply(req, res, (await tracks.list(account(req))).map(trackView), XML_NAMES.tracks),
+      handler: async ({ req }, res) => reply(req, res, (await tracks.list(account(req))).map(trackView), XML_NAMES.tracks),
     }),
     defineRoute({
       method: 'post',
       path: PATH,
+      auth: 'basic',
       summary: 'K2: create a track',
       description: 'Body `{"name": "Sales", "milestone": "Open,Demo,Won,Lost"}`. The name must not be Default nor the name of another track of the account.',
       tags: TAGS,
       request: { body: trackInput, bodyLimit: SMALL_BODY.fields },
       responses: { 200: one, ...commonErrors },
-      handler: async ({ body }, req, res) => {
+      handler: async ({ body, req }, res) => {
         if (body.id !== undefined) throw validationFailed([{ field: 'id', message: 'must not be sent when creating; use PUT to update' }]);
         sendOne(req, res, await tracks.create(account(req), body.name, milestonesOf(body)));
       },
@@ -56,12 +59,13 @@ export function trackRoutes(tracks: TrackService): AnyRoute[] {
     defineRoute({
       method: 'put',
       path: PATH,
+      auth: 'basic',
       summary: 'K3: rename a track and set its milestones (without an id, create one)',
       description: 'A milestone that still holds deals cannot be removed or renamed; the Default track cannot be changed.',
       tags: TAGS,
       request: { body: trackInput, bodyLimit: SMALL_BODY.fields },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
-      handler: async ({ body }, req, res) => {
+      handler: async ({ body, req }, res) => {
         const milestones = milestonesOf(body);
         const doc = body.id === undefined ? await tracks.create(account(req), body.name, milestones) : await tracks.update(account(req), body.id, body.name, milestones);
         sendOne(req, res, doc);
@@ -70,12 +74,13 @@ export function trackRoutes(tracks: TrackService): AnyRoute[] {
     defineRoute({
       method: 'delete',
       path: `${PATH}/:id`,
+      auth: 'basic',
       summary: 'K4: delete a track',
       description: '400 for the Default track (always the last one left) and for a track that still holds deals.',
       tags: TAGS,
       request: { params: trackParams },
       responses: { 204: { description: 'Deleted (or there was no such track)' }, ...commonErrors },
-      handler: async ({ params }, req, res) => {
+      handler: async ({ params, req }, res) => {
         await tracks.remove(account(req), params.id);
         sendNoContent(res);
       },

@@ -1,5 +1,6 @@
 import { XML_NAMES } from '../http/xml-names';
-import { defineRoute, xmlList, xmlRoot, type AnyRoute } from '@lib/validation';
+import { xmlList, xmlRoot, type AnyRoute } from '@lib/routing';
+import { defineRoute } from '../define-route';
 import { currentUser } from '../auth/basic-auth';
 import { commonErrors } from '../http/errors.outputs';
 import { reply } from '../http/reply';
@@ -12,19 +13,21 @@ export function userRoutes(accounts: AccountService): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/dev/api',
+      auth: 'basic',
       summary: 'Handshake: the calling user (its domain is the account)',
       description: 'The Java client (agilecrm/java-api) calls it when it is constructed, to check its credentials.',
       tags: ['users'],
       responses: { 200: { description: 'The user whose credentials were sent', schema: xmlRoot(userOutput, XML_NAMES.user.root) }, 401: commonErrors[401] },
-      handler: (_input, req, res) => reply(req, res, userView(currentUser(req)), XML_NAMES.user),
+      handler: ({ req }, res) => reply(req, res, userView(currentUser(req)), XML_NAMES.user),
     }),
     defineRoute({
       method: 'get',
       path: '/dev/api/users',
+      auth: 'basic',
       summary: 'Users of the account',
       tags: ['users'],
       responses: { 200: { description: 'Every user of the account', schema: xmlList(userOutput, XML_NAMES.users) }, 401: commonErrors[401] },
-      handler: async (_input, req, res) => {
+      handler: async ({ req }, res) => {
         const users = await accounts.listUsers(currentUser(req).account);
         reply(req, res, users.map(userView), XML_NAMES.users);
       },
@@ -32,10 +35,11 @@ export function userRoutes(accounts: AccountService): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/dev/api/users/current-user',
+      auth: 'basic',
       summary: 'The calling user',
       tags: ['users'],
       responses: { 200: { description: 'The user whose credentials were sent', schema: xmlRoot(userOutput, XML_NAMES.user.root) }, 401: commonErrors[401] },
-      handler: (_input, req, res) => reply(req, res, userView(currentUser(req)), XML_NAMES.user),
+      handler: ({ req }, res) => reply(req, res, userView(currentUser(req)), XML_NAMES.user),
     }),
   ];
 }

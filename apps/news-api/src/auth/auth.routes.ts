@@ -1,28 +1,25 @@
-import { defineRoute, type AnyRoute } from '@lib/validation';
-import type { RequestHandler } from 'express';
-import { errorObjectSchema as errorBody } from '@lib/errors';
+import type { AnyRoute } from '@lib/routing';
+import { defineRoute } from '../define-route';
+import { errorBody } from '../error-schema';
 import { authBody, authResult } from '../users/user.schemas';
 import { userView } from '../users/user.view';
-import { currentUser } from './jwt-auth';
 import { signToken, type TokenSettings } from './tokens';
 
-export function authRoutes(tokens: TokenSettings, beforeAuth: RequestHandler[]): AnyRoute[] {
+export function authRoutes(tokens: TokenSettings): AnyRoute[] {
   return [
     defineRoute({
       method: 'post',
       path: '/auth',
+      auth: 'basic-and-master-key',
       summary: 'Sign in: HTTP Basic (email, password) plus the master key as access_token; answers a JWT',
       tags: ['auth'],
-      security: ['basic'],
-      before: beforeAuth,
       request: { body: authBody, bodyTypes: ['form', 'json'] },
       responses: {
         201: { description: 'A token and the user', schema: authResult },
         401: { description: 'Wrong or missing credentials or master key (never says which)', schema: errorBody },
         429: { description: 'Too many failed attempts from this address', schema: errorBody },
       },
-      handler: (_input, req, res) => {
-        const user = currentUser(req);
+      handler: ({ user }, res) => {
         res.status(201).json({ token: signToken(tokens, user._id), user: userView(user) });
       },
     }),

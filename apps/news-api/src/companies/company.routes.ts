@@ -1,7 +1,8 @@
-import { defineRoute, z, type AnyRoute } from '@lib/validation';
-import type { RequestHandler } from 'express';
+import type { AnyRoute } from '@lib/routing';
+import { defineRoute } from '../define-route';
+import { z } from '@lib/validation';
 import { accessTokenField } from '../auth/access-token';
-import { errorObjectSchema as errorBody } from '@lib/errors';
+import { errorBody } from '../error-schema';
 import { SECTORS, searchCompanies } from './companies';
 
 const companiesQuery = z.strictObject({
@@ -12,22 +13,21 @@ const companiesQuery = z.strictObject({
 
 const companyOutput = z.object({ code: z.string(), name: z.string(), sector: z.enum(SECTORS), aliases: z.array(z.string()) });
 
-export function companyRoutes(requireUser: RequestHandler): AnyRoute[] {
+export function companyRoutes(): AnyRoute[] {
   return [
     defineRoute({
       method: 'get',
       path: '/companies',
+      auth: 'bearer',
       summary: 'The ASX-listed companies articles are tagged with, searchable',
       tags: ['news'],
-      security: ['bearer'],
-      before: [requireUser],
       request: { query: companiesQuery },
       responses: {
         200: { description: 'Every matching company, by code', schema: z.object({ total: z.number().int(), data: z.array(companyOutput) }) },
         400: { description: 'Bad parameter', schema: errorBody },
         401: { description: 'Not signed in', schema: errorBody },
       },
-      handler: ({ query }, _req, res) => {
+      handler: ({ query }, res) => {
         const data = searchCompanies(query.q, query.sector).map((c) => ({ code: c.code, name: c.name, sector: c.sector, aliases: c.aliases ?? [] }));
         res.json({ total: data.length, data });
       },

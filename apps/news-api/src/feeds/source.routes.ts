@@ -1,34 +1,33 @@
-import { defineRoute, z, type AnyRoute } from '@lib/validation';
-import type { RequestHandler } from 'express';
+import type { AnyRoute } from '@lib/routing';
+import { defineRoute } from '../define-route';
 import { accessTokenField } from '../auth/access-token';
-import { errorObjectSchema as errorBody } from '@lib/errors';
+import { z } from '@lib/validation';
+import { errorBody } from '../error-schema';
 import type { FeedSync } from './feed-sync';
 import { sourceOutput, sourceReport } from './source.schemas';
 import type { SourceService } from './source.service';
 import { sourceView } from './source.view';
 
-export function sourceRoutes(sources: SourceService, options: { sync: FeedSync; requireUser: RequestHandler; beforeSync: RequestHandler[] }): AnyRoute[] {
+export function sourceRoutes(sources: SourceService, options: { sync: FeedSync }): AnyRoute[] {
   return [
     defineRoute({
       method: 'get',
       path: '/sources',
+      auth: 'bearer',
       summary: 'The configured publishers, their feeds and how their last fetches went',
       tags: ['news'],
-      security: ['bearer'],
-      before: [options.requireUser],
       request: { query: z.strictObject({ ...accessTokenField }) },
       responses: { 200: { description: 'Every publisher', schema: z.object({ data: z.array(sourceOutput) }) }, 401: { description: 'Not signed in', schema: errorBody } },
-      handler: async (_input, _req, res) => res.json({ data: (await sources.list()).map(sourceView) }),
+      handler: async (_ctx, res) => res.json({ data: (await sources.list()).map(sourceView) }),
     }),
     defineRoute({
       method: 'post',
       path: '/news/sync',
+      auth: 'admin-or-master-key',
       summary: 'Fetch every feed now (admins, or the master key); answers when done',
       description:
         'One publisher failing never stops the others; its error is in the report and in GET /sources. One sync runs at a time in the whole cluster: a call while a sync runs (on any replica) waits for it and answers its report.',
       tags: ['news'],
-      security: ['bearer', 'masterKey'],
-      before: options.beforeSync,
       request: { body: z.strictObject({ ...accessTokenField }), bodyTypes: ['form', 'json'] },
       responses: {
         200: { description: 'What each publisher gave', schema: z.object({ startedAt: z.string(), finishedAt: z.string(), sources: z.array(sourceReport) }) },
@@ -36,7 +35,7 @@ export function sourceRoutes(sources: SourceService, options: { sync: FeedSync; 
         403: { description: 'Signed in without the admin role', schema: errorBody },
         503: { description: 'The sync was stopped before its end (its replica is shutting down): call again (Retry-After)', schema: errorBody },
       },
-      handler: async (_input, _req, res) => res.json(await options.sync.run()),
+      handler: async (_ctx, res) => res.json(await options.sync.run()),
     }),
   ];
 }

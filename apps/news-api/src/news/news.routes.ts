@@ -1,6 +1,6 @@
-import { defineRoute, type AnyRoute } from '@lib/validation';
-import type { RequestHandler } from 'express';
-import { errorObjectSchema as errorBody } from '@lib/errors';
+import type { AnyRoute } from '@lib/routing';
+import { defineRoute } from '../define-route';
+import { errorBody } from '../error-schema';
 import { pageView } from '../page.view';
 import { articleOutput, articleParams, articleQuery, newsPage, newsQuery } from './news.schemas';
 import type { NewsService } from './news.service';
@@ -23,23 +23,21 @@ function nextLink(originalUrl: string, cursor: string): string {
 
 const signedOut = { description: 'No token, or an expired, altered or unknown-user token', schema: errorBody };
 
-export function newsRoutes(news: NewsService, options: { requireUser: RequestHandler; sourceIds: string[] }): AnyRoute[] {
-  const { requireUser } = options;
+export function newsRoutes(news: NewsService, options: { sourceIds: string[] }): AnyRoute[] {
   return [
     defineRoute({
       method: 'get',
       path: '/news',
+      auth: 'bearer',
       summary: 'Search the articles: words, companies, publishers, dates; newest first; pages with a total',
       tags: ['news'],
-      security: ['bearer'],
-      before: [requireUser],
       request: { query: newsQuery(options.sourceIds) },
       responses: {
         200: { description: 'A page of articles; next_cursor (and a Link rel="next" header) fetch the next', schema: newsPage },
         400: { description: 'A bad parameter, named in fields', schema: errorBody },
         401: signedOut,
       },
-      handler: async ({ query }, req, res) => {
+      handler: async ({ query, req }, res) => {
         const page = await news.page(query);
         if (page.next) res.links({ next: nextLink(req.originalUrl, page.next) });
         res.json(pageView(page, articleView));
@@ -48,10 +46,9 @@ export function newsRoutes(news: NewsService, options: { requireUser: RequestHan
     defineRoute({
       method: 'get',
       path: '/news/:id',
+      auth: 'bearer',
       summary: 'One article',
       tags: ['news'],
-      security: ['bearer'],
-      before: [requireUser],
       request: { params: articleParams, query: articleQuery },
       responses: {
         200: { description: 'The article', schema: articleOutput },
@@ -59,7 +56,7 @@ export function newsRoutes(news: NewsService, options: { requireUser: RequestHan
         401: signedOut,
         404: { description: 'No article with that id', schema: errorBody },
       },
-      handler: async ({ params }, _req, res) => res.json(articleView(await news.get(params.id))),
+      handler: async ({ params }, res) => res.json(articleView(await news.get(params.id))),
     }),
   ];
 }

@@ -65,7 +65,7 @@ export const articleOutput = z.object({
   publisher: z.object({ id: z.string(), name: z.string() }),
   publishedAt: z.string().meta({ description: 'ISO 8601, UTC', example: '2026-11-21T03:15:00.000Z' }),
   companies: z.array(z.object({ code: z.string(), name: z.string() })),
-});
+}).meta({ id: 'Article' });
 
 export const newsPage = z.object({
   total: z.number().int().meta({ description: 'Articles matching the filters, over all pages' }),

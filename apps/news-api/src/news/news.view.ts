@@ -1,8 +1,10 @@
+import type { z } from '@lib/validation';
+import type { articleOutput } from './news.schemas';
 import { companyRef } from '../companies/companies';
 import type { ArticleDoc } from './article.model';
 
 /** The wire shape of an article; the only place that decides it. */
-export function articleView(doc: ArticleDoc) {
+export function articleView(doc: ArticleDoc): z.input<typeof articleOutput> {
   return {
     id: doc._id,
     title: doc.title,

@@ -1,7 +1,6 @@
-import { defineRoute, type AnyRoute } from '@lib/validation';
-import type { RequestHandler } from 'express';
-import { currentUser, type JwtAuth } from '../auth/jwt-auth';
-import { errorObjectSchema as errorBody } from '@lib/errors';
+import type { AnyRoute } from '@lib/routing';
+import { defineRoute } from '../define-route';
+import { errorBody } from '../error-schema';
 import { pageView } from '../page.view';
 import { createUserBody, idParams, listUsersQuery, tokenOnlyQuery, userOutput, userPage } from './user.schemas';
 import type { UserService } from './user.service';
@@ -13,22 +12,17 @@ const noUser = { description: 'No user with that id', schema: errorBody };
 
 export interface UserRouteDeps {
   users: UserService;
-  auth: JwtAuth;
-  /** Rate limit, body parsing and the master key check of POST /users. */
-  beforeCreate: RequestHandler[];
 }
 
-export function userRoutes({ users, auth, beforeCreate }: UserRouteDeps): AnyRoute[] {
-  const admin = auth.requireRole('admin');
+export function userRoutes({ users }: UserRouteDeps): AnyRoute[] {
   return [
     defineRoute({
       method: 'post',
       path: '/users',
+      auth: 'master-key',
       summary: 'Create a user (needs the master key)',
       description: 'Form or JSON fields `email`, `password`, optional `role`, and the master key as `access_token`.',
       tags: ['users'],
-      security: ['masterKey'],
-      before: beforeCreate,
       request: { body: createUserBody, bodyTypes: ['form', 'json'] },
       responses: {
         201: { description: 'The new user', schema: userOutput },
@@ -37,7 +31,7 @@ export function userRoutes({ users, auth, beforeCreate }: UserRouteDeps): AnyRou
         409: { description: 'The email is already registered', schema: errorBody },
         429: { description: 'Too many failed attempts from this address', schema: errorBody },
       },
-      handler: async ({ body }, _req, res) => {
+      handler: async ({ body }, res) => {
         const user = userView(await users.create(body));
         res.status(201).location(`/users/${user.id}`).json(user);
       },
@@ -45,24 +39,22 @@ export function userRoutes({ users, auth, beforeCreate }: UserRouteDeps): AnyRou
     defineRoute({
       method: 'get',
       path: '/users/me',
+      auth: 'bearer-stored',
       summary: 'The signed-in user',
       tags: ['users'],
-      security: ['bearer'],
-      before: [auth.requireStoredUser],
       request: { query: tokenOnlyQuery },
       responses: { 200: { description: 'The signed-in user', schema: userOutput }, 401: signedOut },
-      handler: (_input, req, res) => res.json(userView(currentUser(req))),
+      handler: ({ user }, res) => res.json(userView(user)),
     }),
     defineRoute({
       method: 'get',
       path: '/users',
       summary: 'List users, oldest first (admins)',
       tags: ['users'],
-      security: ['bearer'],
-      before: admin,
+      auth: 'bearer-admin',
       request: { query: listUsersQuery },
       responses: { 200: { description: 'A page of users', schema: userPage }, 400: { description: 'Bad limit or cursor', schema: errorBody }, 401: signedOut, 403: notAdmin },
-      handler: async ({ query }, _req, res) => {
+      handler: async ({ query }, res) => {
         const page = await users.page(query);
         if (page.next) res.links({ next: `/users?limit=${query.limit}&cursor=${encodeURIComponent(page.next)}` });
         res.json(pageView(page, userView));
@@ -73,22 +65,20 @@ export function userRoutes({ users, auth, beforeCreate }: UserRouteDeps): AnyRou
       path: '/users/:id',
       summary: 'Read a user (admins)',
       tags: ['users'],
-      security: ['bearer'],
-      before: admin,
+      auth: 'bearer-admin',
       request: { params: idParams, query: tokenOnlyQuery },
       responses: { 200: { description: 'The user', schema: userOutput }, 400: { description: 'Bad id', schema: errorBody }, 401: signedOut, 403: notAdmin, 404: noUser },
-      handler: async ({ params }, _req, res) => res.json(userView(await users.get(params.id))),
+      handler: async ({ params }, res) => res.json(userView(await users.get(params.id))),
     }),
     defineRoute({
       method: 'delete',
       path: '/users/:id',
       summary: 'Delete a user (admins); their tokens stop working (at once on this replica, within 10 s on the others)',
       tags: ['users'],
-      security: ['bearer'],
-      before: admin,
+      auth: 'bearer-admin',
       request: { params: idParams, query: tokenOnlyQuery },
       responses: { 204: { description: 'Deleted' }, 400: { description: 'Bad id', schema: errorBody }, 401: signedOut, 403: notAdmin, 404: noUser },
-      handler: async ({ params }, _req, res) => {
+      handler: async ({ params }, res) => {
         await users.remove(params.id);
         res.status(204).end();
       },

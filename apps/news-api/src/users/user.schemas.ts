@@ -47,7 +47,7 @@ export const userOutput = z.object({
   email: z.string(),
   role: z.enum(ROLES),
   createdAt: z.string().meta({ description: 'ISO 8601, UTC', example: '2026-11-21T14:03:07.000Z' }),
-});
+}).meta({ id: 'User' });
 
 export const userPage = z.object({
   total: z.number().int().meta({ description: 'Number of all users' }),

@@ -1,15 +1,17 @@
-import { defineRoute, type AnyRoute } from '@lib/validation';
-import type { RequestHandler } from 'express';
-import { errorObjectSchema as errorBody } from '@lib/errors';
-import { createdBody, createQuery, listBody, listQuery } from './user.schemas';
+import { routeDefiner, type AnyRoute } from '@lib/routing';
+import { createdBody, createQuery, errorBody, listBody, listQuery } from './user.schemas';
 import type { UserService } from './user.service';
 import { userPageView, userView } from './user.view';
 
-export function userRoutes(users: UserService, requireWriteKey: RequestHandler): AnyRoute[] {
+/** Listing is public; adding needs the API key when USERS_API_KEY is set (`apiKey`). */
+const defineRoute = routeDefiner<{ apiKey: undefined }>();
+
+export function userRoutes(users: UserService): AnyRoute[] {
   return [
     defineRoute({
       method: 'get',
       path: '/users',
+      auth: 'public',
       summary: 'List user records in the order they were added',
       description: 'Answers up to `limit` records; when more exist, `has_more` is true and `next_cursor` (also a `Link: rel="next"` header) fetches the next page.',
       tags: ['users'],
@@ -18,7 +20,7 @@ export function userRoutes(users: UserService, requireWriteKey: RequestHandler):
         200: { description: 'A page of user records', schema: listBody },
         400: { description: 'Bad limit or cursor', schema: errorBody },
       },
-      handler: async ({ query }, _req, res) => {
+      handler: async ({ query }, res) => {
         const page = await users.page(query);
         if (page.next) res.links({ next: `/users?limit=${query.limit}&cursor=${encodeURIComponent(page.next)}` });
         res.json(userPageView(page));
@@ -27,17 +29,16 @@ export function userRoutes(users: UserService, requireWriteKey: RequestHandler):
     defineRoute({
       method: 'post',
       path: '/users',
+      auth: 'apiKey',
       summary: 'Append a user record from the query parameters name, age and city',
       tags: ['users'],
-      security: ['apiKey'],
-      before: [requireWriteKey],
       request: { query: createQuery },
       responses: {
         200: { description: 'The created record, in a one-item list', schema: createdBody },
         400: { description: 'A parameter is missing, empty or invalid', schema: errorBody },
         401: { description: 'API key missing or wrong (only when USERS_API_KEY is set)', schema: errorBody },
       },
-      handler: async ({ query }, _req, res) => {
+      handler: async ({ query }, res) => {
         const user = await users.append(query);
         res.json({ data: [userView(user)] });
       },

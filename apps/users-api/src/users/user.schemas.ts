@@ -1,4 +1,5 @@
 import { asNumber, queryInt, text, z } from '@lib/validation';
+import { errorObjectSchema } from '@lib/errors';
 
 export const NAME_MAX = 100;
 export const CITY_MAX = 100;
@@ -12,7 +13,7 @@ const age = z
   .regex(/^\d{1,3}(\.\d{1,6})?$/, `must be a decimal number from 0 to ${AGE_MAX}, such as 30 or 30.5`)
   .transform(Number)
   .pipe(z.number().max(AGE_MAX, `must be at most ${AGE_MAX}`))
-  .meta({ description: 'Decimal number', override: asNumber('number', { minimum: 0, maximum: AGE_MAX }), example: '30.5' });
+  .meta({ description: 'Decimal number', override: asNumber('number', { minimum: 0, maximum: AGE_MAX }), example: 30.5 });
 
 export const createQuery = z.strictObject({
   name: text({ max: NAME_MAX, description: 'User name' }),
@@ -25,7 +26,7 @@ export const listQuery = z.strictObject({
   cursor: z.string().max(1024).optional().meta({ description: 'next_cursor of the previous page' }),
 });
 
-export const userOutput = z.object({ name: z.string(), age: z.number(), city: z.string() });
+export const userOutput = z.object({ name: z.string(), age: z.number(), city: z.string() }).meta({ id: 'User' });
 
 export const listBody = z.object({
   data: z.array(userOutput),
@@ -35,3 +36,6 @@ export const listBody = z.object({
 
 export const createdBody = z.object({ data: z.array(userOutput).length(1) });
 
+
+/** The error body (errorObjectBody), as the OpenAPI component `Error`. */
+export const errorBody = errorObjectSchema.meta({ id: 'Error' });

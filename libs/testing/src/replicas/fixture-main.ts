@@ -1,15 +1,17 @@
 // A minimal service for the replica harness's own test: answers GET /pid with its process id.
 import { databaseReady } from '@lib/mongo';
-import { defineRoute, z } from '@lib/validation';
+import { defineRoute } from '@lib/routing';
+import { z } from '@lib/validation';
 import { buildServiceApp, runService, startOrExit } from '@lib/http';
 
 const pidRoute = defineRoute({
   method: 'get',
   path: '/pid',
+  auth: 'public',
   summary: 'The process id of this replica',
   tags: ['fixture'],
   responses: { 200: { description: 'process id', schema: z.object({ pid: z.number() }) } },
-  handler: (_input, _req, res) => {
+  handler: (_ctx, res) => {
     res.json({ pid: process.pid });
   },
 });

@@ -1,4 +1,4 @@
-import type { AnyRoute } from '@lib/validation';
+import type { AnyRoute } from '@lib/routing';
 import fc from 'fast-check';
 import type { RawRequest } from './raw-client';
 import { encode, bodyFields, bodyTypes, fillPath, formEncode, mediaType, pathParams, queryFields } from './route-shape';

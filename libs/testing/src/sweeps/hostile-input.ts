@@ -1,4 +1,4 @@
-import type { AnyRoute } from '@lib/validation';
+import type { AnyRoute } from '@lib/routing';
 import fc from 'fast-check';
 import { bodyLimitOf, limitBytes, routeTable } from '@lib/http';
 import { hostileRequest, OPERATOR_VALUES } from './hostile-arbitraries';

@@ -1,4 +1,4 @@
-import type { AnyRoute } from '@lib/validation';
+import type { AnyRoute } from '@lib/routing';
 import { routeTable } from '@lib/http';
 import { listenLoopback, type RawRequest } from './raw-client';
 import { bodyFields, bodyTypes, encodeBody, encode, fillPath, formEncode, mediaType, pathParams, plausibleObject, queryFields } from './route-shape';

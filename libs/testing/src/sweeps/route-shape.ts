@@ -1,4 +1,4 @@
-import { BODY_MEDIA_TYPES, type AnyRoute, type BodyType } from '@lib/validation';
+import { BODY_MEDIA_TYPES, type AnyRoute, type BodyType } from '@lib/routing';
 import type { z } from 'zod';
 import { toXml } from '@lib/http';
 

@@ -1,4 +1,4 @@
-import type { AnyRoute } from '@lib/validation';
+import type { AnyRoute } from '@lib/routing';
 import { routeTable } from '@lib/http';
 import { listenLoopback, sendRaw, type RawRequest } from './raw-client';
 import { encode, bodyTypes, fillPath, mediaType } from './route-shape';

@@ -1,4 +1,4 @@
-import type { AnyRoute } from '@lib/validation';
+import type { AnyRoute } from '@lib/routing';
 import type { Express } from 'express';
 import { describeRequest, sendRaw, type RawRequest, type RawResponse } from './raw-client';
 import { formEncode } from './route-shape';

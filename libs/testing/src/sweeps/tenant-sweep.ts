@@ -1,5 +1,5 @@
 import type { Express } from 'express';
-import type { AnyRoute } from '@lib/validation';
+import type { AnyRoute } from '@lib/routing';
 import { routeTable } from '@lib/http';
 import { listenLoopback, sendRaw, type RawRequest } from './raw-client';
 import { encode, encodeBody, bodyFields, bodyTypes, fillPath, formEncode, mediaType, pathParams, plausibleObject, queryFields } from './route-shape';

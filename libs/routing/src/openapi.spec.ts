@@ -1,27 +1,29 @@
 import { z } from 'zod';
-import { buildOpenApi } from './openapi';
-import { defineRoute, type AnyRoute } from './route';
-import { pathId, queryInt, text } from './schemas';
+import { buildOpenApi, derivedOperationId } from './openapi';
+import { defineRoute, resolveAuth, routeDefiner, type AnyRoute } from './route';
+import { pathId, queryInt, text } from '@lib/validation';
 
 const noop = () => undefined;
+const withKey = routeDefiner<{ apiKey: undefined }>();
 const item = z.object({ id: z.number(), name: z.string() });
 
 const routes: AnyRoute[] = [
   defineRoute({
     method: 'get',
     path: '/items',
+    auth: 'public',
     summary: 'List items',
     tags: ['items'],
     request: { query: z.strictObject({ page_size: queryInt({ min: 1, max: 50, description: 'Items per page' }).optional() }) },
     responses: { 200: { description: 'A page of items', schema: z.array(item) } },
     handler: noop,
   }),
-  defineRoute({
+  withKey({
     method: 'post',
     path: '/items',
+    auth: 'apiKey',
     summary: 'Add an item',
     description: 'Creates one item.',
-    security: ['apiKey'],
     request: { body: z.strictObject({ name: text({ max: 40 }) }), bodyTypes: ['json', 'form'] },
     responses: { 201: { description: 'Added', schema: item }, 400: { description: 'Invalid input' } },
     handler: noop,
@@ -29,6 +31,7 @@ const routes: AnyRoute[] = [
   defineRoute({
     method: 'get',
     path: '/items/:id/notes/:note_id',
+    auth: 'public',
     summary: 'One note of an item',
     request: { params: z.strictObject({ id: pathId, note_id: pathId }) },
     responses: { 200: { description: 'The note' }, 404: { description: 'No such note' } },
@@ -36,9 +39,9 @@ const routes: AnyRoute[] = [
   }),
 ];
 
-const extra = defineRoute({ method: 'get', path: '/healthz', summary: 'Alive', responses: { 200: { description: 'ok' } }, handler: noop });
+const extra = defineRoute({ method: 'get', path: '/healthz', auth: 'public', summary: 'Alive', responses: { 200: { description: 'ok' } }, handler: noop });
 
-const doc = buildOpenApi(routes, {
+const doc = buildOpenApi(resolveAuth(routes, { apiKey: { before: [], security: ['apiKey'] } }), {
   title: 'Items API',
   version: '1.2.3',
   description: 'Test service',
@@ -48,6 +51,7 @@ const doc = buildOpenApi(routes, {
 });
 
 type Operation = {
+  operationId?: string;
   summary?: string;
   description?: string;
   tags?: string[];
@@ -61,7 +65,7 @@ const op = (path: string, method: string) => (doc.paths as Record<string, Record
 describe('buildOpenApi', () => {
   it('is an OpenAPI 3.1.0 document with the given info', () => {
     expect(doc.openapi).toBe('3.1.0');
-    expect(doc.info).toEqual({ title: 'Items API', version: '1.2.3', description: 'Test service' });
+    expect(doc.info).toEqual({ title: 'Items API', version: '1.2.3', description: 'Test service', license: expect.objectContaining({ identifier: 'LicenseRef-Proprietary' }) });
   });
 
   it('lists every route, extra routes included, with Express params converted to {name}', () => {
@@ -102,7 +106,7 @@ describe('buildOpenApi', () => {
 
   it('describes every response, with content in each response media type when a schema is given', () => {
     const responses = op('/items', 'post').responses;
-    expect(Object.keys(responses).sort()).toEqual(['201', '400']);
+    expect(Object.keys(responses).sort()).toEqual(['201', '400', '405']);
     expect(responses['201'].description).toBe('Added');
     expect(Object.keys(responses['201'].content ?? {})).toEqual(['application/json', 'application/xml']);
     expect(responses['201'].content?.['application/json'].schema).toMatchObject({ type: 'object', required: ['id', 'name'] });
@@ -118,8 +122,33 @@ describe('buildOpenApi', () => {
     expect(doc.components?.securitySchemes).toEqual({ apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } });
     const list = op('/items', 'get');
     expect(list.tags).toEqual(['items']);
-    expect(list.security).toBeUndefined();
+    expect(list.security).toEqual([]);
     expect(list.description).toBeUndefined();
+  });
+
+  it('gives every operation an operationId derived from its method and path unless declared, and a server', () => {
+    expect(op('/items', 'get').operationId).toBe('getItems');
+    expect(op('/items', 'post').operationId).toBe('postItems');
+    expect(derivedOperationId('delete', '/dev/api/contacts/:contact_id/notes/:note_id', '/dev/api')).toBe('deleteContactsByContactIdNotesByNoteId');
+    expect(doc.servers).toEqual([expect.objectContaining({ url: '/' })]);
+  });
+
+  it('describes a schema named with meta({ id }) once, as a component every use refers to', () => {
+    const named = z.object({ id: z.number() }).meta({ id: 'Thing' });
+    const both = [0, 1].map((i) =>
+      defineRoute({ method: 'get', path: `/things/${i}`, auth: 'public', summary: 'A thing', responses: { 200: { description: 'ok', schema: named } }, handler: noop }),
+    );
+    const built = buildOpenApi(both, { title: 'x', version: '0' }) as { components?: { schemas?: Record<string, unknown> } };
+    expect(built.components?.schemas?.Thing).toMatchObject({ type: 'object' });
+    expect(JSON.stringify(built).match(/#\/components\/schemas\/Thing/g)).toHaveLength(2);
+  });
+
+  it('documents 405 with the error schema given, and [] as the security of public routes', () => {
+    const error = z.object({ message: z.string() }).meta({ id: 'Error' });
+    const built = buildOpenApi([routes[0]], { title: 'x', version: '0', errorSchema: error });
+    const get = (built.paths as Record<string, Record<string, Operation & { security: unknown }>>)['/items'].get;
+    expect(get.responses['405'].content?.['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+    expect(get.security).toEqual([]);
   });
 
   it('defaults to JSON responses and leaves out components when no schemes are given', () => {

@@ -1,9 +1,8 @@
 import { HttpError } from '@lib/errors';
 import type { Request, RequestHandler, Response, Router } from 'express';
 import type { z } from 'zod';
-import { parseOrThrow } from './parse';
-import { assertSafeInput } from './safe-input';
-import { XML_MEDIA_TYPES, xmlInput } from './xml-input';
+import { checkingResponses, checkResponses } from './response-check';
+import { assertSafeInput, parseOrThrow, XML_MEDIA_TYPES, xmlInput } from '@lib/validation';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export type BodyType = 'json' | 'form' | 'xml';
@@ -22,40 +21,92 @@ export interface RouteResponse {
   schema?: z.ZodType;
 }
 
-export interface RouteInput<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> {
+/** What a handler gets: the validated input, the caller its auth scheme signed in (undefined on public routes), and the request. */
+export interface RouteContext<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, U = unknown> {
   params: z.output<P>;
   query: z.output<Q>;
   body: z.output<B>;
+  user: U;
+  req: Request;
+}
+
+/** The auth of a route that anyone may call (OpenAPI `security: []`). */
+export const PUBLIC = 'public';
+
+/**
+ * One way an app lets callers in, named in its routes' `auth`: the middleware that checks the
+ * caller, the OpenAPI security requirement it stands for (alternatives; an array inside is one
+ * requirement naming several schemes that must all be sent), and how the handler reads the caller.
+ */
+export interface AuthScheme<U = unknown> {
+  before: RequestHandler[];
+  security: Array<string | string[]>;
+  user?: (req: Request) => U;
+  /** Answers the scheme gives (401, 429), documented on each of its routes unless the route describes them itself. */
+  responses?: Record<number, RouteResponse>;
 }
 
 /**
  * One row of an app's route table: everything needed to serve the route, validate its input and
  * describe it in OpenAPI. Routers are built from these tables and nothing else.
  */
-export interface Route<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType> {
+export interface Route<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, U = unknown> {
   method: HttpMethod;
   path: string;
   summary: string;
   description?: string;
   tags?: string[];
-  /** Names of OpenAPI security schemes that protect the route. */
-  security?: string[];
+  /** OpenAPI operationId; derived from the method and path when absent. */
+  operationId?: string;
+  /** Who may call: PUBLIC or the name of one of the app's auth schemes (its middleware, its OpenAPI security, its user). */
+  auth: string;
   /** Admitted through the heavy-request gate like a paged list: its answer may be megabytes. */
   heavy?: boolean;
-  /** Middleware that runs before validation (authentication). */
+  /** Middleware that runs after the auth scheme's and before validation (rate limits, body parsing for auth). */
   before?: RequestHandler[];
   /** `bodyLimit`: the largest body this route takes (e.g. '64kb'), when smaller than the app's. */
   request?: { params?: P; query?: Q; body?: B; bodyTypes?: BodyType[]; bodyLimit?: string };
   responses: Record<number, RouteResponse>;
-  handler(input: RouteInput<P, Q, B>, req: Request, res: Response): unknown;
+  handler(ctx: RouteContext<P, Q, B, U>, res: Response): unknown;
 }
 
-export type AnyRoute = Route<z.ZodType, z.ZodType, z.ZodType>;
+/** A route whose auth was resolved against the app's schemes (resolveAuth): what is mounted and documented. */
+export interface AnyRoute extends Route {
+  /** Filled by resolveAuth from the route's auth scheme; [] on public routes. */
+  security?: AuthScheme['security'];
+  user?: (req: Request) => unknown;
+}
 
-export function defineRoute<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType>(
-  route: Route<P, Q, B>,
-): AnyRoute {
-  return route as unknown as AnyRoute;
+type UserOf<Users, A> = A extends keyof Users ? Users[A] : undefined;
+
+/**
+ * The `defineRoute` of an app whose auth schemes sign in the users of `Users` (scheme name → the
+ * type of `ctx.user` on its routes); `auth: PUBLIC` gives an undefined user.
+ */
+export function routeDefiner<Users extends Record<string, unknown>>() {
+  return <P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, A extends Extract<keyof Users, string> | typeof PUBLIC = typeof PUBLIC>(
+    route: Route<P, Q, B, UserOf<Users, A>> & { auth: A },
+  ): AnyRoute => route as unknown as AnyRoute;
+}
+
+/** Routes of no app's schemes: public ones (health, the OpenAPI document) or those given their `security` by hand. */
+export const defineRoute = routeDefiner<Record<never, unknown>>();
+
+/** Each route with its auth scheme's middleware first, its OpenAPI security and its user reader; an unknown scheme is an error at start. */
+export function resolveAuth(routes: AnyRoute[], schemes: Record<string, AuthScheme> = {}): AnyRoute[] {
+  return routes.map((route) => {
+    if (route.security !== undefined) return route;
+    if (route.auth === PUBLIC) return { ...route, security: [] };
+    const scheme = schemes[route.auth];
+    if (!scheme) throw new Error(`${route.method.toUpperCase()} ${route.path}: auth '${route.auth}' is not one of the app's schemes (${Object.keys(schemes).join(', ')})`);
+    return {
+      ...route,
+      before: [...scheme.before, ...(route.before ?? [])],
+      security: scheme.security,
+      user: scheme.user,
+      responses: { ...scheme.responses, ...route.responses },
+    };
+  });
 }
 
 function hasBody(req: Request): boolean {
@@ -74,11 +125,11 @@ function readBody(route: AnyRoute, req: Request): unknown {
   return req.body;
 }
 
-function validateInput(route: AnyRoute, req: Request): RouteInput<z.ZodType, z.ZodType, z.ZodType> {
+function validateInput(route: AnyRoute, req: Request): RouteContext {
   const { params, query, body } = route.request ?? {};
   // Express 5's req.query parses the query string again on every read: read it once
   const rawQuery: unknown = req.query;
-  const input = { params: req.params as unknown, query: rawQuery, body: undefined as unknown };
+  const input: RouteContext = { params: req.params as unknown, query: rawQuery, body: undefined as unknown, user: route.user?.(req), req };
   assertSafeInput(req.params, 'params');
   if (params) input.params = parseOrThrow(params, req.params, 'params');
   if (query) {
@@ -94,6 +145,8 @@ function validateInput(route: AnyRoute, req: Request): RouteInput<z.ZodType, z.Z
 }
 
 export interface MountOptions {
+  /** The app's auth schemes, by the names its routes' `auth` give. */
+  auth?: Record<string, AuthScheme>;
   /** Body parsers for a route that takes a body (given its own limit, if any), run after `before` (so auth comes first). */
   bodyParsers?: (limit?: string) => RequestHandler[];
   /** Runs on routes that take no body, after `before` (see discardBody). */
@@ -102,12 +155,17 @@ export interface MountOptions {
   admit?: (route: AnyRoute) => RequestHandler | undefined;
 }
 
-/** Mounts a route table: `before → parse body → validate → handler` per route, then 405 for other methods. */
+/**
+ * Mounts a route table: `auth → before → parse body → validate → handler` per route, then 405 for
+ * other methods.
+ */
 export function mountRoutes(router: Router, routes: AnyRoute[], options: MountOptions = {}): void {
   const methodsByPath = new Map<string, Set<string>>();
-  for (const route of routes) {
+  const check = checkingResponses();
+  for (const route of resolveAuth(routes, options.auth)) {
     const handler: RequestHandler = async (req, res) => {
-      await route.handler(validateInput(route, req), req, res);
+      if (check) checkResponses(route, res);
+      await route.handler(validateInput(route, req), res);
     };
     const parsers = route.request?.body ? (options.bodyParsers?.(route.request.bodyLimit) ?? []) : options.noBody ? [options.noBody] : [];
     const admit = options.admit?.(route);

@@ -3,12 +3,13 @@ import express, { type RequestHandler } from 'express';
 import request from 'supertest';
 import { z } from 'zod';
 import { defineRoute, mountRoutes, type AnyRoute } from './route';
-import { formArray, pathId, queryInt, text } from './schemas';
+import { formArray, pathId, queryInt, text } from '@lib/validation';
 
 const seen: Array<{ params: unknown; query: unknown; body: unknown }> = [];
 
 const echo = (status = 200) =>
-  ((input, _req, res) => {
+  (({ params, query, body }, res) => {
+    const input = { params, query, body };
     seen.push(input);
     res.status(status).json(input);
   }) satisfies AnyRoute['handler'];
@@ -19,6 +20,7 @@ const routes: AnyRoute[] = [
   defineRoute({
     method: 'get',
     path: '/items',
+    auth: 'public',
     summary: 'List items',
     request: { query: z.strictObject({ page_size: queryInt({ min: 1, max: 50 }).optional() }) },
     responses: { 200: { description: 'Items' } },
@@ -27,6 +29,7 @@ const routes: AnyRoute[] = [
   defineRoute({
     method: 'post',
     path: '/items',
+    auth: 'public',
     summary: 'Add an item',
     before: [requireKey],
     request: { body: z.strictObject({ name: text({ max: 20 }), kind: z.enum(['PERSON', 'COMPANY']) }) },
@@ -36,6 +39,7 @@ const routes: AnyRoute[] = [
   defineRoute({
     method: 'get',
     path: '/items/:id',
+    auth: 'public',
     summary: 'One item',
     request: { params: z.strictObject({ id: pathId }) },
     responses: { 200: { description: 'The item' } },
@@ -44,6 +48,7 @@ const routes: AnyRoute[] = [
   defineRoute({
     method: 'patch',
     path: '/items/:id',
+    auth: 'public',
     summary: 'Change an item; every field optional',
     request: { params: z.strictObject({ id: pathId }), body: z.strictObject({ name: z.string().optional() }) },
     responses: { 200: { description: 'Changed' } },
@@ -52,6 +57,7 @@ const routes: AnyRoute[] = [
   defineRoute({
     method: 'post',
     path: '/forms',
+    auth: 'public',
     summary: 'Accepts JSON or a form',
     request: { body: z.strictObject({ name: z.string(), tags: formArray(z.string()).optional() }), bodyTypes: ['json', 'form'] },
     responses: { 201: { description: 'Added' } },
@@ -60,6 +66,7 @@ const routes: AnyRoute[] = [
   defineRoute({
     method: 'post',
     path: '/xml',
+    auth: 'public',
     summary: 'Accepts JSON or XML',
     request: { body: z.strictObject({ name: z.string(), tags: z.array(z.string()).optional(), size: z.number().optional() }), bodyTypes: ['json', 'xml'] },
     responses: { 201: { description: 'Added' } },

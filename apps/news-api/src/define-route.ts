@@ -1,0 +1,19 @@
+import { routeDefiner } from '@lib/routing';
+import type { UserDoc } from './users/user.model';
+
+/**
+ * The auth schemes of news-api (app.ts builds their middleware), each with the caller `ctx.user`
+ * holds: a JWT (`bearer`: the user as cached for 10 s; `bearer-stored`: read from the database;
+ * `bearer-admin`: stored, with the admin role), the master key alone, HTTP Basic plus the master
+ * key (sign-in), or an admin token or the master key (no user then).
+ */
+export type NewsUsers = {
+  bearer: UserDoc;
+  'bearer-stored': UserDoc;
+  'bearer-admin': UserDoc;
+  'master-key': undefined;
+  'basic-and-master-key': UserDoc;
+  'admin-or-master-key': UserDoc | undefined;
+};
+
+export const defineRoute = routeDefiner<NewsUsers>();

@@ -1,0 +1,62 @@
+import { errorHandler, unauthorized, type ErrorDescription } from '@lib/errors';
+import express, { type Request, type RequestHandler } from 'express';
+import request from 'supertest';
+import { z } from 'zod';
+import { CHECK_RESPONSES_ENV, takeResponseViolations } from './response-check';
+import { mountRoutes, resolveAuth, routeDefiner, type AuthScheme } from './route';
+
+const defineRoute = routeDefiner<{ key: string }>();
+const signIn: RequestHandler = (req, _res, next) => {
+  if (req.headers['x-key'] !== 'k') return next(unauthorized());
+  (req as Request & { caller?: string }).caller = 'ann';
+  next();
+};
+const schemes: Record<string, AuthScheme> = { key: { before: [signIn], security: ['apiKey'], user: (req) => (req as Request & { caller?: string }).caller } };
+
+const routes = [
+  defineRoute({ method: 'get', path: '/me', auth: 'key', summary: 'Me', responses: { 200: { description: 'me', schema: z.object({ name: z.string() }) } }, handler: ({ user }, res) => res.json({ name: user }) }),
+  defineRoute({ method: 'get', path: '/open', auth: 'public', summary: 'Open', responses: { 200: { description: 'ok', schema: z.object({ user: z.null() }) } }, handler: ({ user }, res) => res.json({ user: user ?? null }) }),
+  defineRoute({ method: 'get', path: '/drift', auth: 'public', summary: 'Drifts', responses: { 200: { description: 'ok', schema: z.object({ n: z.number() }) } }, handler: (_ctx, res) => res.json({ n: 'one' }) }),
+];
+
+function appWith(check: boolean) {
+  const before = process.env[CHECK_RESPONSES_ENV];
+  process.env[CHECK_RESPONSES_ENV] = check ? '1' : '0';
+  const app = express();
+  const router = express.Router();
+  mountRoutes(router, routes, { auth: schemes });
+  app.use(router);
+  app.use(errorHandler({ format: (e: ErrorDescription) => ({ code: e.code }) }));
+  process.env[CHECK_RESPONSES_ENV] = before;
+  return app;
+}
+
+describe('auth declared per route', () => {
+  const app = appWith(false);
+
+  it("runs the scheme's middleware first and hands the handler the user it signed in", async () => {
+    await request(app).get('/me').expect(401);
+    await request(app).get('/me').set('x-key', 'k').expect(200, { name: 'ann' });
+    await request(app).get('/open').expect(200, { user: null });
+  });
+
+  it("gives each route its scheme's security ([] when public), and refuses a scheme the app does not define", () => {
+    expect(resolveAuth(routes, schemes).map((r) => r.security)).toEqual([['apiKey'], [], []]);
+    expect(() => resolveAuth(routes, {})).toThrow(/auth 'key' is not one of the app's schemes/);
+  });
+});
+
+describe('response check', () => {
+  it('answers 500 and records the route and the field when a 2xx body does not match its schema', async () => {
+    takeResponseViolations();
+    await request(appWith(true)).get('/drift').expect(500);
+    expect(takeResponseViolations()).toEqual([expect.stringMatching(/^GET \/drift answered 200 a body its schema refuses: n: /)]);
+    await request(appWith(true)).get('/open').expect(200);
+    expect(takeResponseViolations()).toEqual([]);
+  });
+
+  it('checks nothing when not enabled', async () => {
+    await request(appWith(false)).get('/drift').expect(200, { n: 'one' });
+    expect(takeResponseViolations()).toEqual([]);
+  });
+});

@@ -1,0 +1,44 @@
+import type { Response } from 'express';
+import type { AnyRoute } from './route';
+
+/** Set (to `1`) by the jest setup of every project: each 2xx JSON body is then checked against the schema its route declares. */
+export const CHECK_RESPONSES_ENV = 'CHECK_RESPONSES';
+
+/** What the check found since the last `takeResponseViolations()`: the test setup fails the test that caused any. */
+const violations: string[] = [];
+
+export function takeResponseViolations(): string[] {
+  return violations.splice(0);
+}
+
+export const checkingResponses = () => process.env[CHECK_RESPONSES_ENV] === '1';
+
+/**
+ * Makes `res.json` check a 2xx body against the schema the route declares for that status (a
+ * missing schema is a violation too), as ts-rest's response validation does. A violation is
+ * recorded and answered as a 500, so the OpenAPI document cannot drift from what handlers send.
+ */
+export function checkResponses(route: AnyRoute, res: Response): void {
+  const json = res.json.bind(res);
+  res.json = (body: unknown) => {
+    const status = res.statusCode;
+    if (status >= 200 && status < 300) {
+      const problem = violation(route, status, body);
+      if (problem) {
+        violations.push(problem);
+        throw new Error(problem);
+      }
+    }
+    return json(body);
+  };
+}
+
+function violation(route: AnyRoute, status: number, body: unknown): string | undefined {
+  const at = `${route.method.toUpperCase()} ${route.path} answered ${status}`;
+  const schema = route.responses[status]?.schema;
+  if (!schema) return `${at} with a JSON body but declares no schema for ${status}`;
+  const result = schema.safeParse(body);
+  if (result.success) return undefined;
+  const issues = result.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`);
+  return `${at} a body its schema refuses: ${issues.join('; ')}`;
+}
