@@ -99,3 +99,4 @@ export function watchDatabasePool(name: string, connection: Connection): void {
   client.on('connectionCheckOutFailed', (event) => checkoutFailures.inc({ database: name, reason: event.reason ?? 'unknown' }));
   client.on('connectionPoolCleared', () => poolCleared.inc({ database: name }));
 }
+export { DURATION_BUCKETS, UNMATCHED_ROUTE } from './request-metrics';
