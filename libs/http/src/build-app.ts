@@ -1,12 +1,13 @@
 import { databaseUnavailable, errorHandler, notFoundHandler, type ErrorBodyFormat, type ErrorSender } from '@lib/errors';
 import { buildOpenApi, defineRoute, mountRoutes, z, type AnyRoute, type OpenApiOptions } from '@lib/validation';
+import { METRICS_PATH } from '@lib/services';
 import express, { type Express, type RequestHandler } from 'express';
 import { bodyParsers, discardBody } from './body-parsers';
 import { healthRoutes } from './health';
 import { DEFAULT_GATE, hasHeavyBody, heavyRequestGate, type GateOptions } from './heavy-request-gate';
 import type { Lifecycle } from './lifecycle';
 import { httpLogger, type Logger } from './logger';
-import { METRICS_PATH, metricsHandler } from './metrics';
+import { metricsHandler } from './metrics';
 import { securityHeaders } from './security-headers';
 import { trustOneProxyHop } from './trust-proxy';
 

@@ -3,12 +3,12 @@ import type { Connection } from 'mongoose';
 import { Counter, Gauge, collectDefaultMetrics, register, type Metric } from 'prom-client';
 import { requestMetrics } from './request-metrics';
 
-/**
- * Prometheus metrics of the process, served at `GET /metrics` on the app's own port (text format
- * 0.0.4). No credentials: like the probe paths, the public entry (gateway, Ingress) never routes it,
- * so only what reaches the pod directly (Prometheus, inside the cluster) can read it.
+/*
+ * Prometheus metrics of the process, served at `GET /metrics` (METRICS_PATH of @lib/services) on the
+ * app's own port (text format 0.0.4). No credentials: like the probe paths, the public entry
+ * (gateway, Ingress) never routes it, so only what reaches the pod directly (Prometheus, inside the
+ * cluster) reads it.
  */
-export const METRICS_PATH = '/metrics';
 
 /** prom-client's default registry: every metric of the process, whoever defined it. */
 export const metricsRegistry = register;

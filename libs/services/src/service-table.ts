@@ -28,6 +28,9 @@ export const SERVICES: readonly ServiceEntry[] = [
  */
 export const INTERNAL_PATHS: readonly string[] = ['/healthz', '/readyz', '/metrics'];
 
+/** Where every app serves its Prometheus metrics (on its own port; one of INTERNAL_PATHS). */
+export const METRICS_PATH = '/metrics';
+
 export const GATEWAY = { portEnv: 'GATEWAY_PORT', defaultPort: 8080, domainEnv: 'GATEWAY_DOMAIN', defaultDomain: 'localhost' } as const;
 
 /** The port a service listens on locally, from its env var or the default. */

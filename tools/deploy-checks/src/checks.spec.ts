@@ -1,9 +1,10 @@
-import { PROBE_PATH_SPELLINGS, SERVICES } from '@lib/services';
+import { INTERNAL_PATHS, PROBE_PATH_SPELLINGS, SERVICES } from '@lib/services';
 import { databaseProblems, networkPolicyProblems } from './database-checks';
 import { schemaProblems } from './k8s-schema';
 import { keepAliveProblems } from './keepalive-checks';
 import { renderIngressController, renderOverlay } from './manifests';
 import { heapBudgetMb, memoryProblems, quantityMiB } from './memory-checks';
+import { monitoringProblems, renderMonitoring } from './monitoring-checks';
 import { containersOf } from './pod';
 import { find, type Resource } from './resource';
 import { ingressProblems, serviceProblems } from './routing-checks';
@@ -64,6 +65,32 @@ describe('the checks catch', () => {
     ]);
   });
 
+  it('an app not scraped, an HPA without the request rate, a ServiceMonitor on the wrong path, an adapter rule missing', () => {
+    const resources = fresh();
+    const annotations = spec(get(resources, 'Deployment', 'users-api')).template.metadata.annotations as Record<string, string>;
+    annotations['prometheus.io/port'] = '9090';
+    delete annotations['prometheus.io/scrape'];
+    spec(get(resources, 'HorizontalPodAutoscaler', 'news-api')).metrics.pop();
+    const monitoring = renderMonitoring();
+    spec(get(monitoring, 'ServiceMonitor', 'crm-api')).endpoints[0].path = '/metricz';
+    monitoring.splice(monitoring.indexOf(get(monitoring, 'ServiceMonitor', 'articles-api')), 1);
+    expect(monitoringProblems(resources, monitoring, SERVICES)).toEqual([
+      'ServiceMonitor/crm-api: no endpoint scraping /metrics through a named port of Service/crm-api',
+      'articles-api: 0 ServiceMonitors select its Service, expected 1',
+      'news-api: the HPA does not scale on the Pods metric http_requests_per_second',
+      'users-api: pods not annotated prometheus.io/scrape: "true"',
+      'users-api: prometheus.io/port is 9090, not the http port 3000',
+    ]);
+    const withoutRule = renderMonitoring().filter((r) => r.kind !== 'ConfigMap');
+    expect(monitoringProblems(fresh(), withoutRule, SERVICES)).toEqual(['prometheus-adapter-rules: no rule serving http_requests_per_second']);
+    expect(schemaProblems({ ...get(renderMonitoring(), 'ServiceMonitor', 'news-api'), spec: { selector: {}, endpoints: [{ port: 80, path: 'metrics', interval: 'often' }] } })).toEqual([
+      'ServiceMonitor/news-api: spec.selector.matchLabels must be an object',
+      'ServiceMonitor/news-api: spec.endpoints/0/port must be a port name',
+      'ServiceMonitor/news-api: spec.endpoints/0/path must be a path',
+      'ServiceMonitor/news-api: spec.endpoints/0/interval must be a duration',
+    ]);
+  });
+
   it('a memory limit too small for the heap flags, and a heap sized from the machine', () => {
     const resources = fresh();
     app(resources).resources!.limits!.memory = '192Mi';
@@ -121,16 +148,17 @@ describe('the checks catch', () => {
   it('probe-path rules that miss spellings: exact paths only, or the regex without use-regex', () => {
     const resources = fresh();
     const ingress = get(resources, 'Ingress', 'public');
-    const exactOnly = ['/healthz', '/readyz'].map((path) => ({ path, pathType: 'Exact', backend: { service: { name: 'not-routed', port: { name: 'http' } } } }));
+    const exactOnly = INTERNAL_PATHS.map((path) => ({ path, pathType: 'Exact', backend: { service: { name: 'not-routed', port: { name: 'http' } } } }));
     spec(ingress).rules[0].http.paths.splice(0, 1, ...exactOnly);
     delete ingress.metadata.annotations!['nginx.ingress.kubernetes.io/use-regex'];
     expect(ingressProblems(resources)).toEqual([
       'Ingress/public crm.localhost/healthz: routed to Service not-routed, which has no pods',
       'Ingress/public crm.localhost/readyz: routed to Service not-routed, which has no pods',
+      'Ingress/public crm.localhost/metrics: routed to Service not-routed, which has no pods',
       'Ingress/public: nginx.ingress.kubernetes.io/use-regex is not "true"',
       'Ingress/public: host crm.localhost routes the probe paths to the app',
       // nginx itself normalises //readyz, /%72eadyz and /./readyz onto the exact paths, but not these
-      'Ingress/public: host crm.localhost routes /readyz/ /healthz/ /readyz%2F /readyz#x /readyz\\?x /readyz;x /READYZ /HealthZ/ http://articles.localhost//healthz/ unlike the gateway',
+      'Ingress/public: host crm.localhost routes /readyz/ /healthz/ /readyz%2F /readyz#x /readyz\\?x /readyz;x /READYZ /HealthZ/ http://articles.localhost//healthz/ /metrics/ /metrics%2F /metrics;x /metrics\\?x /METRICS /Metrics/ unlike the gateway',
       // read as a plain prefix, the regex path matches nothing
       ...['articles', 'news', 'users'].map((name) => `Ingress/public: host ${name}.localhost routes ${PROBE_PATH_SPELLINGS.join(' ')} unlike the gateway`),
     ]);

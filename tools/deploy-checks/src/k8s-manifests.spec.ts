@@ -8,6 +8,7 @@ import { OVERLAYS, renderBase, renderIngressController, renderOverlay } from './
 import { nginxBackend } from './nginx-locations';
 import { readDockerfile, stageEnv } from './dockerfile';
 import { memoryProblems } from './memory-checks';
+import { monitoringProblems, renderMonitoring } from './monitoring-checks';
 import { isResource } from './resource';
 import { SINK, ingressProblems, ingressRoutes, serviceProblems, usesRegex } from './routing-checks';
 import { appProblems, containerProblems, referenceProblems } from './workload-checks';
@@ -69,6 +70,10 @@ describe.each(renderings)('k8s %s, rendered', (_label, render) => {
   it('has every Service select an existing workload, and every ingress backend name an existing Service and port', () => {
     expect(serviceProblems(resources)).toEqual([]);
     expect(ingressProblems(resources)).toEqual([]);
+  });
+
+  it('has every app scraped (pod annotations and a ServiceMonitor on /metrics) and its HPA scaling on request rate through the adapter rule', () => {
+    expect(monitoringProblems(resources, renderMonitoring(), SERVICES)).toEqual([]);
   });
 
   it("points each app's database URL at its own server and database, which only that app may reach", () => {

@@ -1,3 +1,4 @@
+import { serviceMonitorSchemaProblems } from './monitoring-checks';
 import { describe, type Resource } from './resource';
 
 interface ModelClass {
@@ -7,9 +8,11 @@ interface ModelClass {
 /**
  * Validates one object against the Kubernetes OpenAPI schema of its apiVersion and kind, with the
  * validators that ship compiled inside the `kubernetes-models` package (nothing is downloaded).
- * Returns the problems, empty when valid.
+ * Returns the problems, empty when valid. The one custom resource used (ServiceMonitor, in
+ * k8s/monitoring) is checked by hand.
  */
 export function schemaProblems(resource: Resource): string[] {
+  if (resource.apiVersion === 'monitoring.coreos.com/v1' && resource.kind === 'ServiceMonitor') return serviceMonitorSchemaProblems(resource);
   let group: Record<string, ModelClass | undefined>;
   try {
     group = require(`kubernetes-models/${resource.apiVersion}`) as Record<string, ModelClass | undefined>;
