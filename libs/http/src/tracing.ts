@@ -42,7 +42,7 @@ const isInternal = (req: IncomingMessage) => isProbeTarget(req.url ?? '/');
 export function startTracing(serviceName: string, { env = process.env, exporter }: TracingOptions = {}): Tracing | undefined {
   if (running) return running;
   if (!env.OTEL_EXPORTER_OTLP_ENDPOINT && !exporter) return undefined;
-  /* eslint-disable @typescript-eslint/no-require-imports -- loaded only when tracing is on */
+  // required here, not imported: loaded only when tracing is on
   const { context, propagation, trace } = require('@opentelemetry/api') as typeof Api;
   const { AsyncLocalStorageContextManager } = require('@opentelemetry/context-async-hooks') as typeof ContextAsyncHooks;
   const { W3CTraceContextPropagator } = require('@opentelemetry/core') as typeof Core;
@@ -53,7 +53,6 @@ export function startTracing(serviceName: string, { env = process.env, exporter 
   const { ExpressInstrumentation: Express } = require('@opentelemetry/instrumentation-express') as typeof ExpressInstrumentation;
   const { MongoDBInstrumentation: MongoDb } = require('@opentelemetry/instrumentation-mongodb') as typeof MongoDbInstrumentation;
   const spanExporter = exporter ?? new (require('@opentelemetry/exporter-trace-otlp-http') as typeof OtlpHttp).OTLPTraceExporter();
-  /* eslint-enable @typescript-eslint/no-require-imports */
 
   const provider = new TracerProvider({
     resource: resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME || serviceName }),

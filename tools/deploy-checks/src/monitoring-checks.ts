@@ -14,7 +14,7 @@ export const renderMonitoring = () => renderKustomization(fromRoot('k8s', 'monit
 
 interface ServiceMonitorSpec {
   selector?: { matchLabels?: Record<string, string> };
-  endpoints?: { port?: string; path?: string }[];
+  endpoints?: { port?: unknown; path?: unknown; interval?: unknown }[];
 }
 
 interface AdapterRule {
@@ -57,7 +57,7 @@ export function monitoringProblems(resources: readonly Resource[], monitoring: r
     if (monitors.length !== 1) problems.push(`${name}: ${monitors.length} ServiceMonitors select its Service, expected 1`);
     for (const monitor of monitors) {
       const endpoints = (monitor.spec as ServiceMonitorSpec).endpoints ?? [];
-      if (!endpoints.some((e) => e.path === METRICS_PATH && e.port !== undefined && portNames.has(e.port))) {
+      if (!endpoints.some((e) => e.path === METRICS_PATH && typeof e.port === 'string' && portNames.has(e.port))) {
         problems.push(`${describe(monitor)}: no endpoint scraping ${METRICS_PATH} through a named port of Service/${name}`);
       }
     }
@@ -81,7 +81,7 @@ export function monitoringProblems(resources: readonly Resource[], monitoring: r
  * a path and a duration).
  */
 export function serviceMonitorSchemaProblems(resource: Resource): string[] {
-  const spec = resource.spec as ServiceMonitorSpec & { endpoints?: { interval?: unknown }[] } | undefined;
+  const spec = resource.spec as ServiceMonitorSpec | undefined;
   const at = describe(resource);
   const problems: string[] = [];
   if (typeof spec?.selector?.matchLabels !== 'object') problems.push(`${at}: spec.selector.matchLabels must be an object`);
