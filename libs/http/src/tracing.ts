@@ -14,8 +14,8 @@ import { TRACE_ID } from './trace-id';
 
 /**
  * OpenTelemetry tracing (HTTP server and client, Express, MongoDB), exported over OTLP/HTTP to
- * `OTEL_EXPORTER_OTLP_ENDPOINT` (the standard OTEL_* variables apply: OTEL_SERVICE_NAME,
- * OTEL_EXPORTER_OTLP_HEADERS, ...). Without that variable nothing of OpenTelemetry is loaded and
+ * `OTEL_EXPORTER_OTLP_ENDPOINT` (with OTEL_SERVICE_NAME, OTEL_TRACES_SAMPLER_ARG and the
+ * exporter's own OTEL_EXPORTER_OTLP_* variables such as OTEL_EXPORTER_OTLP_HEADERS). Without that variable nothing of OpenTelemetry is loaded and
  * requests pay nothing. Each app's `src/tracing.ts` calls startTracing, and is its main.ts' first
  * import: instrumentation hooks `require`, so it must run before express, http and mongodb are
  * loaded (the bundles keep node_modules external, so those are still required from node_modules).
@@ -35,6 +35,12 @@ export interface TracingOptions {
 
 let running: Tracing | undefined;
 
+/** The share of new traces kept, 0–1 (default 1, all): the standard OTEL_TRACES_SAMPLER_ARG; anything else is 1. */
+export function sampleRatio(raw: string | undefined): number {
+  const ratio = raw === undefined || raw.trim() === '' ? 1 : Number(raw);
+  return Number.isFinite(ratio) && ratio >= 0 && ratio <= 1 ? ratio : 1;
+}
+
 // The probes and the scrape come every few seconds from the cluster: no trace for them.
 const isInternal = (req: IncomingMessage) => isProbeTarget(req.url ?? '/');
 
@@ -46,7 +52,7 @@ export function startTracing(serviceName: string, { env = process.env, exporter 
   const { context, propagation, trace } = require('@opentelemetry/api') as typeof Api;
   const { AsyncLocalStorageContextManager } = require('@opentelemetry/context-async-hooks') as typeof ContextAsyncHooks;
   const { W3CTraceContextPropagator } = require('@opentelemetry/core') as typeof Core;
-  const { BatchSpanProcessor, TracerProvider } = require('@opentelemetry/sdk-trace') as typeof SdkTrace;
+  const { BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler, TracerProvider } = require('@opentelemetry/sdk-trace') as typeof SdkTrace;
   const { resourceFromAttributes } = require('@opentelemetry/resources') as typeof Resources;
   const { registerInstrumentations } = require('@opentelemetry/instrumentation') as typeof Instrumentation;
   const { HttpInstrumentation: Http } = require('@opentelemetry/instrumentation-http') as typeof HttpInstrumentation;
@@ -56,6 +62,8 @@ export function startTracing(serviceName: string, { env = process.env, exporter 
 
   const provider = new TracerProvider({
     resource: resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME || serviceName }),
+    // a caller's sampling decision (traceparent) stands; traces started here: OTEL_TRACES_SAMPLER_ARG of them
+    sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(sampleRatio(env.OTEL_TRACES_SAMPLER_ARG)) }),
     spanProcessors: [new BatchSpanProcessor({ exporter: spanExporter })],
   });
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
