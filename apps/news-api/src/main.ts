@@ -1,3 +1,4 @@
+import './tracing';
 import { runService, startOrExit } from '@lib/http';
 import { loadConfig } from './config';
 import { newsService } from './service';

@@ -1,6 +1,7 @@
 import { databaseUnavailable, errorHandler, notFoundHandler, type ErrorBodyFormat, type ErrorSender } from '@lib/errors';
 import { buildOpenApi, defineRoute, mountRoutes, PUBLIC, resolveAuth, type AnyRoute, type AuthScheme, type OpenApiOptions, type RouteResponse } from '@lib/routing';
 import { z } from '@lib/validation';
+import { METRICS_PATH } from '@lib/services';
 import express, { type Express, type RequestHandler } from 'express';
 import { apiDocs, DOCS_PATH } from './api-docs';
 import { bodyParsers, discardBody } from './body-parsers';
@@ -8,6 +9,7 @@ import { healthRoutes } from './health';
 import { DEFAULT_GATE, hasHeavyBody, heavyRequestGate, type GateOptions } from './heavy-request-gate';
 import type { Lifecycle } from './lifecycle';
 import { httpLogger, type Logger } from './logger';
+import { metricsHandler } from './metrics';
 import { securityHeaders } from './security-headers';
 import { trustOneProxyHop } from './trust-proxy';
 
@@ -85,8 +87,9 @@ export function routeTable(app: Express): AnyRoute[] {
 }
 
 /**
- * The shape every service shares: security headers, request log, health, body parsers, the route
- * table, `/openapi.json` generated from it, the `/docs` page reading it, 404 for unknown paths and the one error middleware.
+ * The shape every service shares: security headers, request log and metrics, health, `/metrics`,
+ * body parsers, the route table, `/openapi.json` generated from it, the `/docs` page reading it,
+ * 404 for unknown paths and the one error middleware.
  */
 export function buildServiceApp(options: ServiceAppOptions): Express {
   const app = express();
@@ -117,6 +120,8 @@ export function buildServiceApp(options: ServiceAppOptions): Express {
 
   const router = express.Router({ caseSensitive: true, strict: false });
   mountRoutes(router, [...health, openapiRoute]);
+  // not an API operation (not in the route table or OpenAPI): an internal path like the probes
+  router.get(METRICS_PATH, metricsHandler());
   router.use(untilStarted(options.lifecycle));
   const gate = heavyRequestGate(options.gate ?? DEFAULT_GATE);
   const appLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;

@@ -2,6 +2,7 @@ import { HttpError } from '@lib/errors';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { Schema, type Connection } from 'mongoose';
 import { RateLimiterMongo } from 'rate-limiter-flexible';
+import { counter } from './metrics';
 
 export interface FailedAttemptSettings {
   /** Failed attempts allowed per client address within the window; the next attempt gets 429. */
@@ -29,6 +30,9 @@ export interface FailedAttemptLimit {
 export const DEFAULT_FAILED_ATTEMPTS: FailedAttemptSettings = { maxFailures: 10, windowMs: 15 * 60 * 1000 };
 
 export const FAILED_ATTEMPTS_COLLECTION = 'failed_attempts';
+
+const failures = counter('failed_attempts_total', 'Failed attempts (wrong credentials) counted, by limit', ['limit']);
+const refusals = counter('failed_attempts_refused_total', 'Requests refused with 429: the client address had no failed attempts left, by limit', ['limit']);
 
 // The store's documents: { key, points, expire }. Declared here so ensureIndexes makes the collection
 // and its indexes with the others (the library's own index creation is switched off).
@@ -59,14 +63,16 @@ export function failedAttemptLimit(connection: Connection, name: string, { maxFa
   }));
 
   async function check(address: string): Promise<void> {
-    const counter = await store().get(address);
-    if (!counter || counter.consumedPoints < maxFailures) return;
-    const retryAfter = String(Math.max(1, Math.ceil(counter.msBeforeNext / 1000)));
+    const stored = await store().get(address);
+    if (!stored || stored.consumedPoints < maxFailures) return;
+    refusals.inc({ limit: name });
+    const retryAfter = String(Math.max(1, Math.ceil(stored.msBeforeNext / 1000)));
     throw new HttpError(429, 'too_many_requests', `Too many failed attempts; try again in ${retryAfter} seconds`, { headers: { 'Retry-After': retryAfter } });
   }
 
   async function fail(address: string): Promise<void> {
     await store().penalty(address, 1);
+    failures.inc({ limit: name });
   }
 
   return {

@@ -1,5 +1,6 @@
 import { HttpError } from '@lib/errors';
 import type { Request, RequestHandler } from 'express';
+import { counter } from './metrics';
 
 export interface GateOptions {
   /** Heavy requests served at once by one process. */
@@ -16,8 +17,12 @@ export const DEFAULT_GATE: GateOptions = { concurrent: 4, queue: 200, waitMs: 10
 /** Bodies larger than this count as heavy (the JSON they parse to takes several times their size). */
 export const HEAVY_BODY_BYTES = 64 * 1024;
 
-const overloaded = () =>
-  new HttpError(503, 'overloaded', 'The service is busy with large requests; try again shortly', { headers: { 'Retry-After': '1' } });
+const shed = counter('heavy_requests_shed_total', 'Heavy requests (full pages, large bodies) refused with 503: the queue was full, or the wait too long', ['reason']);
+
+const overloaded = (reason: 'queue_full' | 'wait_timeout') => {
+  shed.inc({ reason });
+  return new HttpError(503, 'overloaded', 'The service is busy with large requests; try again shortly', { headers: { 'Retry-After': '1' } });
+};
 
 /** A large body (or one of unknown size) on its way. */
 export const hasHeavyBody = (req: Request) =>
@@ -59,11 +64,11 @@ export function heavyRequestGate(options: GateOptions = DEFAULT_GATE) {
       running++;
       return start();
     }
-    if (waiting.length >= options.queue) return next(overloaded());
+    if (waiting.length >= options.queue) return next(overloaded('queue_full'));
     const timer = setTimeout(() => {
       const at = waiting.indexOf(go);
       if (at >= 0) waiting.splice(at, 1);
-      next(overloaded());
+      next(overloaded('wait_timeout'));
     }, options.waitMs);
     function go() {
       clearTimeout(timer);

@@ -7,6 +7,7 @@ export * from './health';
 export * from './heavy-request-gate';
 export * from './lifecycle';
 export * from './logger';
+export * from './metrics';
 export * from './negotiate';
 export * from './request-id';
 export * from './run-service';

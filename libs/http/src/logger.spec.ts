@@ -3,6 +3,7 @@ import express from 'express';
 import pino from 'pino';
 import request from 'supertest';
 import { createLogger, httpLogger, redactUrl } from './logger';
+import { TRACE_ID } from './trace-id';
 
 function capture() {
   const lines: Array<Record<string, unknown>> = [];
@@ -44,6 +45,11 @@ describe('httpLogger', () => {
     (req as { user?: object }).user = { _id: 7, account: 3, email: 'not@logged.test' };
     res.json({});
   });
+  app.get('/traced', (req, res) => {
+    // what tracing's HTTP instrumentation leaves on the request (see ./tracing)
+    (req as { [TRACE_ID]?: string })[TRACE_ID] = '0af7651916cd43dd8448eb211c80319c';
+    res.json({});
+  });
   app.get('/news', (req, res) => {
     (req as { user?: object }).user = { _id: 9, email: 'not@logged.test' };
     res.json({});
@@ -80,6 +86,12 @@ describe('httpLogger', () => {
     expect(line).toMatchObject({ route: '/news', user: 9 });
     expect(line).not.toHaveProperty('account');
     expect(JSON.stringify(line)).not.toContain('not@logged.test');
+  });
+
+  it('names the trace when tracing is on, and has no trace field otherwise', async () => {
+    expect((await lineOf('/traced')).line).toMatchObject({ route: '/traced', status: 200, trace: '0af7651916cd43dd8448eb211c80319c' });
+    lines.length = 0;
+    expect((await lineOf('/crm')).line).not.toHaveProperty('trace');
   });
 
   it('logs the URL, shortened and without tokens, when no route matched', async () => {

@@ -3,6 +3,8 @@ import type { ServerResponse } from 'node:http';
 import type { Request, RequestHandler } from 'express';
 import pino, { type Logger } from 'pino';
 import { requestId } from './request-id';
+import { observeRequest } from './request-metrics';
+import { TRACE_ID } from './trace-id';
 
 export type { Logger } from 'pino';
 
@@ -29,33 +31,38 @@ interface Timed {
   [started]: number;
   [loggerOf]: Logger;
   /** `user`: as the auth middlewares leave it, crm's domain user (with its account) or news' user. */
-  req: Request & { id?: string; user?: { _id?: unknown; account?: unknown } };
+  req: Request & { id?: string; user?: { _id?: unknown; account?: unknown }; [TRACE_ID]?: string };
 }
 
 // One shared listener, `this` being the response: no closure per request.
 function logLine(this: ServerResponse & Timed) {
   const { req } = this;
   const status = this.statusCode;
+  const ms = performance.now() - this[started];
+  const route = req.route?.path as string | undefined;
+  observeRequest(req.method, route, status, ms / 1000);
   const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
   const logger = this[loggerOf];
   if (!logger.isLevelEnabled(level)) return;
   const line: Record<string, unknown> = { id: req.id, method: req.method };
-  const route = req.route?.path as string | undefined;
   if (route === undefined) line.url = redactUrl(req.originalUrl)?.slice(0, UNMATCHED_URL_MAX);
   else line.route = route;
   line.status = status;
-  line.ms = Math.round((performance.now() - this[started]) * 10) / 10;
+  line.ms = Math.round(ms * 10) / 10;
   if (!this.writableFinished) line.aborted = true;
   const user = req.user;
   if (user?.account !== undefined) line.account = user.account;
   if (user?._id !== undefined) line.user = user._id;
+  const trace = req[TRACE_ID];
+  if (trace !== undefined) line.trace = trace;
   logger[level](line);
 }
 
 /**
  * One compact line per request when its response is done (or the client went away): request id,
  * method, route template (the URL, shortened and with tokens redacted, when no route matched),
- * status, duration in ms and the signed-in account/user. 5xx are errors, 4xx warnings. Sets
+ * status, duration in ms, the signed-in account/user and, with tracing on, the trace id. 5xx are
+ * errors, 4xx warnings. Counts the request in the request metrics (./request-metrics). Sets
  * `req.id` (echoed as X-Request-Id) and `req.log` (for the error middleware).
  */
 export function httpLogger(logger: Logger): RequestHandler {

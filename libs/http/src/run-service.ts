@@ -3,9 +3,11 @@ import type { Express } from 'express';
 import type { Connection } from 'mongoose';
 import { createLifecycle, type Lifecycle } from './lifecycle';
 import { createLogger, type Logger } from './logger';
+import { watchDatabasePool } from './metrics';
 import { serve, type RunningServer } from './serve';
 import { runStartUp, type RetryDelays } from './start-up';
 import { readShutdownSettings, type ShutdownSettings } from './shutdown-settings';
+import { flushTracing } from './tracing';
 
 export interface ServiceDeps {
   connection: Connection;
@@ -60,11 +62,12 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
     await started.catch(() => undefined);
     await options.beforeClose?.();
     await database.close();
+    await flushTracing(); // the spans of the last requests
   };
   const running = await serve(app, { port: options.port, logger, lifecycle, ...shutdown, onClose });
   started = runStartUp(
     [
-      { name: 'reaching the database', run: () => database.open() },
+      { name: 'reaching the database', run: () => database.open().then(() => watchDatabasePool(options.database.dbName, database.connection)) },
       { name: 'creating indexes', run: () => ensureIndexes(database.connection) },
       ...(options.prepare ? [{ name: 'preparing', run: () => options.prepare!(deps) }] : []),
     ],

@@ -3,7 +3,7 @@ import { PROBE_PATH_RULE, isProbeTarget, normalizedPath } from './probe-paths';
 
 describe('probe paths', () => {
   it('the rule covers every probe path', () => {
-    expect(PROBE_PATH_RULE).toBe('/(healthz|readyz)');
+    expect(PROBE_PATH_RULE).toBe('/(healthz|readyz|metrics)');
   });
 
   it.each([

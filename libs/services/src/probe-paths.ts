@@ -1,10 +1,11 @@
 import { INTERNAL_PATHS } from './service-table';
 
 /**
- * The public routing rule that keeps the probe paths out, as a regular expression matched at the
+ * The public routing rule that keeps the probe paths (and `/metrics`: every INTERNAL_PATHS entry;
+ * "probe path" below means any of them) out, as a regular expression matched at the
  * start of the normalised path, ignoring case: every path that begins with a probe path, whatever
  * follows (`/readyz/`, `/readyz\`, `/readyz;x`, `/READYZ`). The Ingress has it as its regex path
- * (ingress-nginx: `location ~* "^/(healthz|readyz)"`), and the local gateway applies the same test.
+ * (ingress-nginx: `location ~* "^/(healthz|readyz|metrics)"`), and the local gateway applies the same test.
  * No app serves anything else under these names, so refusing the whole prefix costs nothing.
  */
 export const PROBE_PATH_RULE = `/(${INTERNAL_PATHS.map((p) => p.slice(1)).join('|')})`;

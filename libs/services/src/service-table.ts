@@ -22,8 +22,14 @@ export const SERVICES: readonly ServiceEntry[] = [
   { name: 'users-api', subdomain: 'users', portEnv: 'USERS_PORT', defaultPort: 3004, envPrefix: 'USERS', database: 'users' },
 ];
 
-/** Probe paths every app answers; like the public ingress, the gateway does not route them. */
-export const INTERNAL_PATHS: readonly string[] = ['/healthz', '/readyz'];
+/**
+ * Paths every app answers for the cluster only: the probes and the Prometheus scrape. Like the
+ * public ingress, the gateway does not route them (PROBE_PATH_RULE, in every spelling).
+ */
+export const INTERNAL_PATHS: readonly string[] = ['/healthz', '/readyz', '/metrics'];
+
+/** Where every app serves its Prometheus metrics (on its own port; one of INTERNAL_PATHS). */
+export const METRICS_PATH = '/metrics';
 
 export const GATEWAY = { portEnv: 'GATEWAY_PORT', defaultPort: 8080, domainEnv: 'GATEWAY_DOMAIN', defaultDomain: 'localhost' } as const;
 

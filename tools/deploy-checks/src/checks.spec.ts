@@ -1,10 +1,11 @@
-import { PROBE_PATH_SPELLINGS, SERVICES } from '@lib/services';
+import { INTERNAL_PATHS, PROBE_PATH_SPELLINGS, SERVICES } from '@lib/services';
 import { databaseProblems, networkPolicyProblems } from './database-checks';
 import { schemaProblems } from './k8s-schema';
 import { PROBE_PATH_REGEX, gatewayApiProblems } from './gateway-api-checks';
 import { gatewayKeepAliveProblems, keepAliveProblems } from './keepalive-checks';
 import { renderIngressAlternative, renderIngressController, renderOverlay } from './manifests';
 import { heapBudgetMb, memoryProblems, quantityMiB } from './memory-checks';
+import { monitoringProblems, renderMonitoring } from './monitoring-checks';
 import { containersOf } from './pod';
 import { find, type Resource } from './resource';
 import { ingressProblems, serviceProblems } from './routing-checks';
@@ -65,6 +66,32 @@ describe('the checks catch', () => {
     ]);
   });
 
+  it('an app not scraped, an HPA without the request rate, a ServiceMonitor on the wrong path, an adapter rule missing', () => {
+    const resources = fresh();
+    const annotations = spec(get(resources, 'Deployment', 'users-api')).template.metadata.annotations as Record<string, string>;
+    annotations['prometheus.io/port'] = '9090';
+    delete annotations['prometheus.io/scrape'];
+    spec(get(resources, 'HorizontalPodAutoscaler', 'news-api')).metrics.pop();
+    const monitoring = renderMonitoring();
+    spec(get(monitoring, 'ServiceMonitor', 'crm-api')).endpoints[0].path = '/metricz';
+    monitoring.splice(monitoring.indexOf(get(monitoring, 'ServiceMonitor', 'articles-api')), 1);
+    expect(monitoringProblems(resources, monitoring, SERVICES)).toEqual([
+      'ServiceMonitor/crm-api: no endpoint scraping /metrics through a named port of Service/crm-api',
+      'articles-api: 0 ServiceMonitors select its Service, expected 1',
+      'news-api: the HPA does not scale on the Pods metric http_requests_per_second',
+      'users-api: pods not annotated prometheus.io/scrape: "true"',
+      'users-api: prometheus.io/port is 9090, not the http port 3000',
+    ]);
+    const withoutRule = renderMonitoring().filter((r) => r.kind !== 'ConfigMap');
+    expect(monitoringProblems(fresh(), withoutRule, SERVICES)).toEqual(['prometheus-adapter-rules: no rule serving http_requests_per_second']);
+    expect(schemaProblems({ ...get(renderMonitoring(), 'ServiceMonitor', 'news-api'), spec: { selector: {}, endpoints: [{ port: 80, path: 'metrics', interval: 'often' }] } })).toEqual([
+      'ServiceMonitor/news-api: spec.selector.matchLabels must be an object',
+      'ServiceMonitor/news-api: spec.endpoints/0/port must be a port name',
+      'ServiceMonitor/news-api: spec.endpoints/0/path must be a path',
+      'ServiceMonitor/news-api: spec.endpoints/0/interval must be a duration',
+    ]);
+  });
+
   it('a memory limit too small for the heap flags, and a heap sized from the machine', () => {
     const resources = fresh();
     app(resources).resources!.limits!.memory = '192Mi';
@@ -122,16 +149,17 @@ describe('the checks catch', () => {
   it('probe-path rules that miss spellings: exact paths only, or the regex without use-regex', () => {
     const resources = renderIngressAlternative();
     const ingress = get(resources, 'Ingress', 'public');
-    const exactOnly = ['/healthz', '/readyz'].map((path) => ({ path, pathType: 'Exact', backend: { service: { name: 'not-routed', port: { name: 'http' } } } }));
+    const exactOnly = INTERNAL_PATHS.map((path) => ({ path, pathType: 'Exact', backend: { service: { name: 'not-routed', port: { name: 'http' } } } }));
     spec(ingress).rules[0].http.paths.splice(0, 1, ...exactOnly);
     delete ingress.metadata.annotations!['nginx.ingress.kubernetes.io/use-regex'];
     expect(ingressProblems(resources)).toEqual([
       'Ingress/public crm.example.com/healthz: routed to Service not-routed, which has no pods',
       'Ingress/public crm.example.com/readyz: routed to Service not-routed, which has no pods',
+      'Ingress/public crm.example.com/metrics: routed to Service not-routed, which has no pods',
       'Ingress/public: nginx.ingress.kubernetes.io/use-regex is not "true"',
       'Ingress/public: host crm.example.com routes the probe paths to the app',
       // nginx itself normalises //readyz, /%72eadyz and /./readyz onto the exact paths, but not these
-      'Ingress/public: host crm.example.com routes /readyz/ /healthz/ /readyz%2F /readyz#x /readyz\\?x /readyz;x /READYZ /HealthZ/ http://articles.localhost//healthz/ unlike the gateway',
+      'Ingress/public: host crm.example.com routes /readyz/ /healthz/ /readyz%2F /readyz#x /readyz\\?x /readyz;x /READYZ /HealthZ/ http://articles.localhost//healthz/ /metrics/ /metrics%2F /metrics;x /metrics\\?x /METRICS /Metrics/ unlike the gateway',
       // read as a plain prefix, the regex path matches nothing
       ...['articles', 'news', 'users'].map((name) => `Ingress/public: host ${name}.example.com routes ${PROBE_PATH_SPELLINGS.join(' ')} unlike the gateway`),
     ]);
@@ -172,21 +200,22 @@ describe('the checks catch', () => {
   it('HTTPRoutes whose probe-path rules miss spellings: prefixes only, a case-sensitive or unanchored regex, or sent to an app', () => {
     const resources = fresh();
     const matches = (name: string) => spec(get(resources, 'HTTPRoute', name)).rules[0].matches;
-    matches('crm-api').splice(2, 1);
-    matches('articles-api')[2].path.value = '^/(healthz|readyz).*';
-    matches('news-api')[2].path.value = '(?i)/(healthz|readyz)';
+    matches('crm-api').splice(3, 1);
+    matches('articles-api')[3].path.value = '^/(healthz|readyz|metrics).*';
+    matches('news-api')[3].path.value = '(?i)/(healthz|readyz|metrics)';
     spec(get(resources, 'HTTPRoute', 'users-api')).rules[0].backendRefs[0].name = 'users-api';
     expect(gatewayApiProblems(resources)).toEqual([
       `HTTPRoute/crm-api: no RegularExpression ${PROBE_PATH_REGEX} rule to not-routed`,
-      'HTTPRoute/crm-api: routes /readyz#x /readyz\\?x /readyz;x /READYZ /HealthZ/ unlike the gateway',
+      'HTTPRoute/crm-api: routes /readyz#x /readyz\\?x /readyz;x /READYZ /HealthZ/ /metrics;x /metrics\\?x /METRICS /Metrics/ unlike the gateway',
       `HTTPRoute/articles-api: no RegularExpression ${PROBE_PATH_REGEX} rule to not-routed`,
-      'HTTPRoute/articles-api: routes /READYZ /HealthZ/ unlike the gateway',
+      'HTTPRoute/articles-api: routes /READYZ /HealthZ/ /METRICS /Metrics/ unlike the gateway',
       `HTTPRoute/news-api: no RegularExpression ${PROBE_PATH_REGEX} rule to not-routed`,
       // a full match of the bare names: the case is caught, not what follows them
-      'HTTPRoute/news-api: routes /readyz#x /readyz\\?x /readyz;x /HealthZ/ unlike the gateway',
+      'HTTPRoute/news-api: routes /readyz#x /readyz\\?x /readyz;x /HealthZ/ /metrics;x /metrics\\?x /Metrics/ unlike the gateway',
       'HTTPRoute/users-api: responses from users-api get no Strict-Transport-Security',
       'HTTPRoute/users-api: no PathPrefix /healthz rule to not-routed',
       'HTTPRoute/users-api: no PathPrefix /readyz rule to not-routed',
+      'HTTPRoute/users-api: no PathPrefix /metrics rule to not-routed',
       `HTTPRoute/users-api: no RegularExpression ${PROBE_PATH_REGEX} rule to not-routed`,
       `HTTPRoute/users-api: routes ${PROBE_PATH_SPELLINGS.join(' ')} unlike the gateway`,
     ]);

@@ -11,6 +11,7 @@ import { OVERLAYS, readRestoreJobs, renderBase, renderIngressAlternative, render
 import { nginxBackend } from './nginx-locations';
 import { readDockerfile, stageEnv } from './dockerfile';
 import { memoryProblems } from './memory-checks';
+import { monitoringProblems, renderMonitoring } from './monitoring-checks';
 import { isResource } from './resource';
 import { SINK, ingressProblems, ingressRoutes, serviceProblems, usesRegex } from './routing-checks';
 import { appProblems, containerProblems, referenceProblems } from './workload-checks';
@@ -73,6 +74,10 @@ describe.each(renderings)('k8s %s, rendered', (label, render) => {
     expect(serviceProblems(resources)).toEqual([]);
     expect(ingressProblems(resources)).toEqual([]);
     expect(gatewayApiProblems(resources)).toEqual([]);
+  });
+
+  it('has every app scraped (pod annotations and a ServiceMonitor on /metrics) and its HPA scaling on request rate through the adapter rule', () => {
+    expect(monitoringProblems(resources, renderMonitoring(), SERVICES)).toEqual([]);
   });
 
   it("points each app's database URL at its own server and database, which only that app may reach", () => {

@@ -1,3 +1,4 @@
+import { serviceMonitorSchemaProblems } from './monitoring-checks';
 import { describe, type Resource } from './resource';
 
 interface ModelClass {
@@ -19,9 +20,11 @@ export const WITHOUT_SCHEMA: ReadonlySet<string> = new Set(['gateway.envoyproxy.
 /**
  * Validates one object against the Kubernetes OpenAPI schema of its apiVersion and kind, with the
  * validators that ship compiled inside the `kubernetes-models` package (nothing is downloaded).
- * Returns the problems, empty when valid.
+ * Returns the problems, empty when valid. The one custom resource used (ServiceMonitor, in
+ * k8s/monitoring) is checked by hand.
  */
 export function schemaProblems(resource: Resource): string[] {
+  if (resource.apiVersion === 'monitoring.coreos.com/v1' && resource.kind === 'ServiceMonitor') return serviceMonitorSchemaProblems(resource);
   if (WITHOUT_SCHEMA.has(resource.apiVersion)) return [];
   const pkg = CUSTOM_RESOURCE_PACKAGES.find(([prefix]) => resource.apiVersion.startsWith(prefix))?.[1] ?? 'kubernetes-models';
   let group: Record<string, ModelClass | undefined>;

@@ -41,6 +41,6 @@ describe('the Node runtime', () => {
     const lowest = semver.minVersion(engines)!.version;
     const refusing = [...installedEngines()].filter(([, wanted]) => semver.validRange(wanted) && !semver.satisfies(lowest, wanted)).map(([pkg, wanted]) => `${pkg} wants ${wanted}`);
     expect(refusing).toEqual([]);
-    expect(semver.satisfies('20.20.2', engines)).toBe(false); // end of life, and below zod-openapi's >=22.14
+    expect(semver.satisfies('20.20.2', engines)).toBe(false); // end of life, and below the OpenTelemetry packages' >=22.15
   });
 });

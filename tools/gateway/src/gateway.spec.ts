@@ -3,7 +3,7 @@ import { createServer, request, type IncomingHttpHeaders, type Server } from 'no
 import type { AddressInfo } from 'node:net';
 import { PROBE_PATH_SPELLINGS, ROUTED_PATHS, type ServiceEntry } from '@lib/services';
 import supertest from 'supertest';
-import { createGateway } from './gateway';
+import { createGateway, type AccessLine } from './gateway';
 
 interface Echo {
   service: string;
@@ -55,6 +55,7 @@ describe('gateway', () => {
   let unusedPort: number;
   let gateway: Server;
   const errors: string[] = [];
+  const accessLines: AccessLine[] = [];
 
   beforeAll(async () => {
     ports.set('articles-api', await listen(articles));
@@ -70,6 +71,7 @@ describe('gateway', () => {
       domain: 'localhost',
       resolveTarget: (service) => `http://127.0.0.1:${ports.get(service.name) ?? 0}`,
       onProxyError: (service, err) => errors.push(`${service.name}:${err.code}`),
+      onRequestDone: (line) => accessLines.push(line),
     });
   });
 
@@ -144,7 +146,10 @@ describe('gateway', () => {
       const res = await rawGet(target);
       expect(res.status).toBe(404);
       expect(JSON.parse(res.body)).toEqual({
-        error: { code: 'not_routed', message: '/healthz and /readyz are probe paths, not routed in any spelling: ask the service on its own port' },
+        error: {
+          code: 'not_routed',
+          message: '/healthz, /readyz and /metrics are internal paths (probes, metrics), not routed in any spelling: ask the service on its own port',
+        },
       });
     });
 
@@ -160,6 +165,41 @@ describe('gateway', () => {
       const res = await rawGet(target);
       expect(res.status).toBe(201);
       expect(JSON.parse(res.body)).toMatchObject({ service: 'articles' });
+    });
+  });
+
+  it('passes traceparent and tracestate through unchanged', async () => {
+    const traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+    const res = await supertest(gateway).get('/articles').set('Host', 'articles.localhost').set('traceparent', traceparent).set('tracestate', 'vendor=x');
+    const { headers } = res.body as Echo;
+    expect(headers.traceparent).toBe(traceparent);
+    expect(headers.tracestate).toBe('vendor=x');
+  });
+
+  describe('access log', () => {
+    const lineFor = async (path: string) => {
+      for (let i = 0; i < 100; i++) {
+        const line = accessLines.find((l) => l.path === path);
+        if (line) return line;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      throw new Error(`no access line for ${path}`);
+    };
+
+    it('writes one line per proxied request: method, host, path without the query, status, duration, upstream', async () => {
+      await supertest(gateway).post('/users/logged?access_token=secret').set('Host', 'users.localhost:8080').send({ a: 1 });
+      const line = await lineFor('/users/logged');
+      expect(line).toEqual({ method: 'POST', host: 'users.localhost:8080', path: '/users/logged', status: 201, ms: expect.any(Number), upstream: 'users-api' });
+      expect(line.ms).toBeGreaterThanOrEqual(0);
+      expect(accessLines.filter((l) => l.path === '/users/logged')).toHaveLength(1);
+      expect(JSON.stringify(accessLines)).not.toContain('secret');
+    });
+
+    it('logs what the gateway answered itself, without an upstream', async () => {
+      await supertest(gateway).get('/metrics').set('Host', 'articles.localhost');
+      expect(await lineFor('/metrics')).toEqual({ method: 'GET', host: 'articles.localhost', path: '/metrics', status: 404, ms: expect.any(Number) });
+      await supertest(gateway).get('/unknown-host-path').set('Host', 'nowhere.example');
+      expect(await lineFor('/unknown-host-path')).toMatchObject({ status: 421, host: 'nowhere.example' });
     });
   });
 

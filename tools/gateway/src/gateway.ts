@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { parse } from 'node:url';
 import { createServer, type ClientRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import httpProxy from 'http-proxy';
@@ -12,6 +13,49 @@ export interface GatewayOptions {
   resolveTarget(service: ServiceEntry): string;
   /** Told about upstream failures (the client only gets a 502). */
   onProxyError?(service: ServiceEntry, err: NodeJS.ErrnoException): void;
+  /** Told about every request once its response is done or the client went away (the access log). */
+  onRequestDone?(line: AccessLine): void;
+}
+
+/** One request through the gateway, as the access log has it. */
+export interface AccessLine {
+  method: string;
+  host: string;
+  /** Without the query (it may carry an access token), at most 200 characters. */
+  path: string;
+  /** 0 when the client went away before an answer. */
+  status: number;
+  ms: number;
+  /** The service the request was sent to; absent when the gateway answered itself (unknown host, internal path). */
+  upstream?: string;
+  aborted?: true;
+}
+
+const PATH_MAX = 200;
+const started = Symbol('gatewayRequestStarted');
+const upstreamOf = Symbol('gatewayUpstream');
+const reportTo = Symbol('gatewayAccessLog');
+
+interface Logged {
+  [started]: number;
+  [upstreamOf]?: string;
+  [reportTo]: (line: AccessLine) => void;
+  req: IncomingMessage;
+}
+
+// One shared listener, `this` being the response: no closure per request.
+function accessLine(this: ServerResponse & Logged) {
+  const { req } = this;
+  const line: AccessLine = {
+    method: req.method ?? '',
+    host: req.headers.host ?? '',
+    path: (req.url ?? '').split('?')[0].slice(0, PATH_MAX),
+    status: this.headersSent ? this.statusCode : 0,
+    ms: Math.round((performance.now() - this[started]) * 10) / 10,
+  };
+  if (this[upstreamOf] !== undefined) line.upstream = this[upstreamOf];
+  if (!this.writableFinished) line.aborted = true;
+  this[reportTo](line);
 }
 
 const UNREACHABLE = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EADDRNOTAVAIL']);
@@ -26,10 +70,10 @@ const clientAddress = (address = '') => address.replace(/^::ffff:(?=\d+\.\d+\.\d
  * one proxy hop, so a client cannot choose its address). Returns a server that is not listening yet.
  */
 export function createGateway(options: GatewayOptions): Server {
-  const { services, domain, resolveTarget, onProxyError } = options;
+  const { services, domain, resolveTarget, onProxyError, onRequestDone } = options;
   const knownHosts = services.map((s) => `${s.subdomain}.${domain}`.toLowerCase()).join(', ');
   const proxy = httpProxy.createProxyServer({ xfwd: false });
-  const probePaths = INTERNAL_PATHS.join(' and ');
+  const internalPaths = `${INTERNAL_PATHS.slice(0, -1).join(', ')} and ${INTERNAL_PATHS.at(-1)}`;
 
   // Set, not appended to (http-proxy's xfwd appends): what the client sent is not passed on.
   proxy.on('proxyReq', (proxyReq: ClientRequest, req: IncomingMessage) => {
@@ -50,6 +94,12 @@ export function createGateway(options: GatewayOptions): Server {
 
   // requireHostHeader off: a request without Host gets our 421, not Node's bare 400.
   return createServer({ requireHostHeader: false }, (req, res) => {
+    if (onRequestDone) {
+      const logged = res as ServerResponse & Logged;
+      logged[started] = performance.now();
+      logged[reportTo] = onRequestDone;
+      res.on('close', accessLine);
+    }
     const host = req.headers.host ?? '';
     const service = serviceForHost(host, domain, services);
     if (!service) {
@@ -60,9 +110,10 @@ export function createGateway(options: GatewayOptions): Server {
     // ...and the path http-proxy will send: it rebuilds it with url.parse, which turns `\` into `/`
     const target = req.url ?? '/';
     if (isProbeTarget(target) || isProbeTarget(parse(target).path ?? '/')) {
-      sendJsonError(res, 404, 'not_routed', `${probePaths} are probe paths, not routed in any spelling: ask the service on its own port`);
+      sendJsonError(res, 404, 'not_routed', `${internalPaths} are internal paths (probes, metrics), not routed in any spelling: ask the service on its own port`);
       return;
     }
+    (res as ServerResponse & Logged)[upstreamOf] = service.name;
     proxy.web(req, res, { target: resolveTarget(service) }, (err: NodeJS.ErrnoException) => {
       if (res.destroyed) return; // the client left; nothing to report
       onProxyError?.(service, err);

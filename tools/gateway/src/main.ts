@@ -5,7 +5,7 @@ import { shutdownOnSignals } from './shutdown';
 import { resolveTargets } from './targets';
 
 // pino directly rather than @lib/http's createLogger: that barrel would load express and mongoose here.
-const logger = pino({ name: 'gateway', level: process.env.LOG_LEVEL || 'info' });
+const logger = pino({ name: 'gateway', level: process.env.LOG_LEVEL || 'info', base: undefined });
 
 function start(): void {
   const port = localPort(GATEWAY);
@@ -17,6 +17,8 @@ function start(): void {
     domain,
     resolveTarget: (service) => targets.get(service.name) ?? '',
     onProxyError: (service, err) => logger.warn({ service: service.name, code: err.code }, `upstream error: ${err.message}`),
+    // the access log: one compact line per request, leveled like the apps' (5xx error, 4xx warn)
+    onRequestDone: (line) => logger[line.status >= 500 ? 'error' : line.status >= 400 ? 'warn' : 'info'](line),
   });
   server.on('error', (err: NodeJS.ErrnoException) => {
     logger.error(err.code === 'EADDRINUSE' ? `port ${port} (${GATEWAY.portEnv}) is already in use` : err.message);

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { HttpError } from '@lib/errors';
 import { idSequence, insertWithSequenceId, leaseHolder, tryLease, type HeldLease } from '@lib/mongo';
-import type { Logger } from '@lib/http';
+import { counter, type Logger } from '@lib/http';
 import type { Connection } from 'mongoose';
 import { articleModel, type ArticleDoc } from '../news/article.model';
 import type { Publisher } from './feeds-config';
@@ -9,6 +9,10 @@ import { DEFAULT_FETCH_LIMITS, FeedError, fetchFeed, type FetchLimits } from './
 import { readFeed, type FeedEntry } from './read-feed';
 import { sourceModel } from './source.model';
 import { syncRunModel, type SyncRunDoc } from './sync-run.model';
+
+const syncRuns = counter('feed_sync_runs_total', 'Feed syncs this replica ran, by result (completed, interrupted: shutdown or lease lost, failed)', ['result']);
+const entriesStored = counter('feed_entries_stored_total', 'Feed entries stored, by source and outcome (inserted, updated)', ['source', 'outcome']);
+const feedFailures = counter('feed_fetch_failures_total', 'Feeds that could not be read (timeout, HTTP error, broken feed), by source', ['source']);
 
 /** The lease that makes a sync run on one replica of the cluster at a time. */
 const SYNC_LEASE = 'feed-sync';
@@ -100,11 +104,13 @@ export function feedSync({ connection, logger, publishers, limits = DEFAULT_FETC
         const outcome = await store(entry, publisher);
         if (outcome === 'inserted') report.inserted++;
         if (outcome === 'updated') report.updated++;
+        if (outcome !== 'unchanged') entriesStored.inc({ source: publisher.id, outcome });
       }
       if (stopped.aborted) return;
       await Source.updateOne({ _id: publisher.id }, { $set: { name: publisher.name, last_success_at: new Date() } }, { upsert: true });
     } catch (err) {
       if (stopped.aborted) return; // stopped, not the publisher's fault: nothing to record
+      feedFailures.inc({ source: publisher.id });
       const message = err instanceof FeedError ? err.message : 'internal error (see the service log)';
       if (!(err instanceof FeedError)) logger.error({ err, source: publisher.id, feed: url }, 'feed sync failed');
       else logger.warn({ source: publisher.id, feed: url, reason: message }, 'feed not read');
@@ -139,7 +145,11 @@ export function feedSync({ connection, logger, publishers, limits = DEFAULT_FETC
       if (stopped.aborted) throw syncInterrupted();
       const report: SyncReport = { startedAt: startedAt.toISOString(), finishedAt: new Date().toISOString(), sources };
       await SyncRun.updateOne({ _id: LAST_RUN }, { $set: { run: lease.token, started_at: startedAt, report } }, { upsert: true });
+      syncRuns.inc({ result: 'completed' });
       return report;
+    } catch (err) {
+      syncRuns.inc({ result: isSyncInterruption(err) ? 'interrupted' : 'failed' });
+      throw err;
     } finally {
       await lease.release().catch((err: unknown) => logger.warn({ err }, 'cannot release the feed sync lease; it expires by itself'));
     }

@@ -1,0 +1,93 @@
+import type { IncomingMessage } from 'node:http';
+import type * as Api from '@opentelemetry/api';
+import type * as ContextAsyncHooks from '@opentelemetry/context-async-hooks';
+import type * as Core from '@opentelemetry/core';
+import type * as OtlpHttp from '@opentelemetry/exporter-trace-otlp-http';
+import type * as Instrumentation from '@opentelemetry/instrumentation';
+import type * as ExpressInstrumentation from '@opentelemetry/instrumentation-express';
+import type * as HttpInstrumentation from '@opentelemetry/instrumentation-http';
+import type * as MongoDbInstrumentation from '@opentelemetry/instrumentation-mongodb';
+import type * as Resources from '@opentelemetry/resources';
+import type * as SdkTrace from '@opentelemetry/sdk-trace';
+import { isProbeTarget } from '@lib/services';
+import { TRACE_ID } from './trace-id';
+
+/**
+ * OpenTelemetry tracing (HTTP server and client, Express, MongoDB), exported over OTLP/HTTP to
+ * `OTEL_EXPORTER_OTLP_ENDPOINT` (with OTEL_SERVICE_NAME, OTEL_TRACES_SAMPLER_ARG and the
+ * exporter's own OTEL_EXPORTER_OTLP_* variables such as OTEL_EXPORTER_OTLP_HEADERS). Without that variable nothing of OpenTelemetry is loaded and
+ * requests pay nothing. Each app's `src/tracing.ts` calls startTracing, and is its main.ts' first
+ * import: instrumentation hooks `require`, so it must run before express, http and mongodb are
+ * loaded (the bundles keep node_modules external, so those are still required from node_modules).
+ * Import this file as `@lib/http/tracing`, never through `@lib/http` (that loads express).
+ */
+
+export interface Tracing {
+  /** Exports the spans still buffered and stops. */
+  shutdown(): Promise<void>;
+}
+
+export interface TracingOptions {
+  env?: NodeJS.ProcessEnv;
+  /** Where spans go instead of OTLP (tests). */
+  exporter?: SdkTrace.SpanExporter;
+}
+
+let running: Tracing | undefined;
+
+/** The share of new traces kept, 0–1 (default 1, all): the standard OTEL_TRACES_SAMPLER_ARG; anything else is 1. */
+export function sampleRatio(raw: string | undefined): number {
+  const ratio = raw === undefined || raw.trim() === '' ? 1 : Number(raw);
+  return Number.isFinite(ratio) && ratio >= 0 && ratio <= 1 ? ratio : 1;
+}
+
+// The probes and the scrape come every few seconds from the cluster: no trace for them.
+const isInternal = (req: IncomingMessage) => isProbeTarget(req.url ?? '/');
+
+/** Starts tracing when OTEL_EXPORTER_OTLP_ENDPOINT is set (or an exporter is given); undefined, having loaded nothing, otherwise. */
+export function startTracing(serviceName: string, { env = process.env, exporter }: TracingOptions = {}): Tracing | undefined {
+  if (running) return running;
+  if (!env.OTEL_EXPORTER_OTLP_ENDPOINT && !exporter) return undefined;
+  // required here, not imported: loaded only when tracing is on
+  const { context, propagation, trace } = require('@opentelemetry/api') as typeof Api;
+  const { AsyncLocalStorageContextManager } = require('@opentelemetry/context-async-hooks') as typeof ContextAsyncHooks;
+  const { W3CTraceContextPropagator } = require('@opentelemetry/core') as typeof Core;
+  const { BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler, TracerProvider } = require('@opentelemetry/sdk-trace') as typeof SdkTrace;
+  const { resourceFromAttributes } = require('@opentelemetry/resources') as typeof Resources;
+  const { registerInstrumentations } = require('@opentelemetry/instrumentation') as typeof Instrumentation;
+  const { HttpInstrumentation: Http } = require('@opentelemetry/instrumentation-http') as typeof HttpInstrumentation;
+  const { ExpressInstrumentation: Express } = require('@opentelemetry/instrumentation-express') as typeof ExpressInstrumentation;
+  const { MongoDBInstrumentation: MongoDb } = require('@opentelemetry/instrumentation-mongodb') as typeof MongoDbInstrumentation;
+  const spanExporter = exporter ?? new (require('@opentelemetry/exporter-trace-otlp-http') as typeof OtlpHttp).OTLPTraceExporter();
+
+  const provider = new TracerProvider({
+    resource: resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME || serviceName }),
+    // a caller's sampling decision (traceparent) stands; traces started here: OTEL_TRACES_SAMPLER_ARG of them
+    sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(sampleRatio(env.OTEL_TRACES_SAMPLER_ARG)) }),
+    spanProcessors: [new BatchSpanProcessor({ exporter: spanExporter })],
+  });
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  trace.setGlobalTracerProvider(provider);
+  registerInstrumentations({
+    tracerProvider: provider,
+    instrumentations: [
+      new Http({
+        ignoreIncomingRequestHook: isInternal,
+        // the request's log line names its trace (see ./logger)
+        requestHook: (span, request) => {
+          if (!('setHeader' in request)) (request as { [TRACE_ID]?: string })[TRACE_ID] = span.spanContext().traceId;
+        },
+      }),
+      new Express(),
+      new MongoDb(),
+    ],
+  });
+  running = { shutdown: () => provider.shutdown() };
+  return running;
+}
+
+/** Exports the spans still buffered, when tracing runs (on shutdown). */
+export async function flushTracing(): Promise<void> {
+  await running?.shutdown();
+}
