@@ -48,3 +48,4 @@ export { startReplicas, databaseUrl, type Replicas, type ReplicaOptions, type Ex
 export { useReplicas, type UsedReplicas } from './replicas/use-replicas';
 export { runScript, type ScriptResult } from './replicas/run-script';
 export { bundleEntry } from './replicas/bundle';
+export { freePort } from './free-port';
