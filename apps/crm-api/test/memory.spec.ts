@@ -16,7 +16,7 @@ import { PAGE_MAX } from '../src/page-budget';
  * bounds, JSON and XML; the largest legal bodies; malformed bodies at the 1 MB body limit — stays
  * alive, answers every request (excess heavy work with 503), and ends with /readyz 200.
  */
-const ADMIN = { email: 'admin@memory.test', key: 'memory-test-admin-key' };
+const ADMIN = { email: 'admin@memory.test', key: 'memory-test-admin-key-5f0c2a9e81d4b7c3' };
 const AUTH = `Basic ${Buffer.from(`${ADMIN.email}:${ADMIN.key}`).toString('base64')}`;
 const BODY_LIMIT = 1024 * 1024;
 
@@ -57,7 +57,7 @@ beforeAll(async () => {
       CRM_ADMIN_EMAIL: ADMIN.email,
       CRM_ADMIN_API_KEY: ADMIN.key,
       CRM_DOMAIN: 'memory',
-      CRM_CURSOR_SECRET: 'memory-test-cursor-secret-0123',
+      CRM_CURSOR_SECRET: 'memory-test-cursor-secret-0123-9d41c7e2',
     },
     SERVICE_NODE_FLAGS,
   );

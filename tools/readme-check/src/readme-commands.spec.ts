@@ -38,6 +38,7 @@ function describeFailure(step: Step, command: string, result: Awaited<ReturnType
     `exit code ${result.exitCode}${result.timedOut ? ' (timed out)' : ''}; HTTP statuses: ${result.statuses.join(', ') || 'none'}`,
     `stdout:\n${result.stdout.slice(0, 3000)}`,
     `stderr:\n${result.stderr.slice(0, 3000)}`,
+    `the stack's last output lines:\n${stack?.output().split('\n').slice(-15).join('\n')}`,
   ].join('\n');
 }
 

@@ -50,7 +50,9 @@ async function startFeedServer(root: string): Promise<{ server: Server; publishe
  */
 export async function startStack(root: string, workDir: string, timeoutMs: number): Promise<Stack> {
   const runner = path.join(root, 'dist', 'tools', 'dev-runner', 'main.js');
-  if (!existsSync(runner)) throw new Error(`${runner} is missing: build first (npx nx run-many -t build)`);
+  const builds = [runner, path.join(root, 'dist', 'tools', 'gateway', 'main.js'), ...SERVICES.map((s) => path.join(root, 'dist', 'apps', s.name, 'main.js'))];
+  const missing = builds.filter((file) => !existsSync(file));
+  if (missing.length) throw new Error(`not built: ${missing.join(', ')}; build first (npx nx run-many -t build)`);
   const ports = new Map<number, number>();
   const env: NodeJS.ProcessEnv = cleanEnv(process.env);
   for (const entry of [...SERVICES, GATEWAY]) {
