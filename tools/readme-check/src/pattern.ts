@@ -136,7 +136,7 @@ export function mismatch(pattern: Pattern, actual: unknown, path = '$'): string 
       return actual === pattern.value ? undefined : `${path}: expected ${show(pattern.value)}, got ${show(actual)}`;
     case 'string':
       if (typeof actual !== 'string') return `${path}: expected a string "${pattern.text}", got ${show(actual)}`;
-      if (pattern.exact !== undefined ? actual === pattern.exact : pattern.regex!.test(actual)) return undefined;
+      if (pattern.exact !== undefined ? actual === pattern.exact : pattern.regex?.test(actual)) return undefined;
       return `${path}: expected "${pattern.text}", got ${show(actual)}`;
     case 'array': {
       if (!Array.isArray(actual)) return `${path}: expected an array, got ${show(actual)}`;
