@@ -16,6 +16,8 @@ const STEP_MS = 150_000;
 const workDir = mkdtempSync(path.join(tmpdir(), 'readme-check-'));
 let stack: Stack | undefined;
 const startedAt = Date.now();
+/** How long each command took, for the closing line (the slowest say where the time goes). */
+const durations: { where: string; ms: number }[] = [];
 
 beforeAll(async () => {
   stack = await startStack(root, workDir, STACK_START_MS);
@@ -24,7 +26,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.stop();
   rmSync(workDir, { recursive: true, force: true });
-  console.log(`README commands: ${Math.round((Date.now() - startedAt) / 1000)} s, stack start included`);
+  const slowest = [...durations].sort((a, b) => b.ms - a.ms).slice(0, 5);
+  console.log(
+    `README commands: ${durations.length} in ${Math.round((Date.now() - startedAt) / 1000)} s, stack start included; slowest: ` +
+      slowest.map(({ where, ms }) => `${where} ${(ms / 1000).toFixed(1)} s`).join(', '),
+  );
 }, 40_000);
 
 const firstLine = (step: Step) => {
@@ -66,7 +72,9 @@ describe.each(readmeFiles(root).filter((file) => stepsOf(root, file).length > 0)
   it.each(steps.map((step) => [`${step.line}: ${firstLine(step)}`, step] as const))('%s', async (_name, step) => {
     if (broken) throw new Error(`${step.file}:${step.line}: not run, an earlier command of this file did not end: ${broken}`);
     const command = withPorts(step.command, stack!.ports);
+    const began = Date.now();
     const result = await session!.run(command, STEP_MS);
+    durations.push({ where: `${step.file}:${step.line}`, ms: Date.now() - began });
     if (result.timedOut) {
       broken = `${step.file}:${step.line}`;
       session!.close();
