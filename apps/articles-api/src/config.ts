@@ -1,5 +1,5 @@
 import { resolveMongoTarget, type MongoTarget } from '@lib/mongo';
-import { baseEnvShape, parseEnv, z } from '@lib/validation';
+import { baseEnvShape, parseEnv, refusePlaceholderSecrets, z } from '@lib/validation';
 
 const envSchema = z.object({
   ...baseEnvShape,
@@ -16,8 +16,10 @@ export interface ArticlesConfig {
 
 export function loadConfig(env: NodeJS.ProcessEnv): ArticlesConfig {
   const parsed = parseEnv(envSchema, env);
+  const production = parsed.NODE_ENV === 'production';
+  refusePlaceholderSecrets(parsed, ['ARTICLES_API_KEY'], production);
   return {
-    production: parsed.NODE_ENV === 'production',
+    production,
     port: parsed.PORT,
     logLevel: parsed.LOG_LEVEL,
     apiKey: parsed.ARTICLES_API_KEY,

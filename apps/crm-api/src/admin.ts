@@ -2,16 +2,19 @@ import { existsSync, readFileSync } from 'node:fs';
 import { connectMongo, EMBEDDED_URL_FILE, resolveMongoTarget } from '@lib/mongo';
 import { accountService } from './accounts/account.service';
 import { userRemoval } from './deletions/user-removal';
-import { runAdminCommand } from './admin/commands';
+import { USAGE, parseAdminArgs, runAdminCommand } from './admin/commands';
 
 /** `npm run crm:admin -- <command>`: manage the users and API keys of accounts. */
 async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  // the usage and bad arguments need no database
+  if (parseAdminArgs(argv).command === undefined) return void console.log(USAGE);
   const target = resolveMongoTarget('CRM', 'crm', process.env);
   const url = target.url ?? (existsSync(EMBEDDED_URL_FILE) ? readFileSync(EMBEDDED_URL_FILE, 'utf8').trim() : undefined);
   if (!url) throw new Error('No database: set CRM_MONGO_URL or MONGO_URL, or start the services with `npm start` first');
   const connection = await connectMongo({ url, dbName: target.dbName });
   try {
-    for (const line of await runAdminCommand(process.argv.slice(2), accountService(connection), userRemoval(connection))) console.log(line);
+    for (const line of await runAdminCommand(argv, accountService(connection), userRemoval(connection))) console.log(line);
   } finally {
     await connection.close();
   }

@@ -1,5 +1,5 @@
 import { resolveMongoTarget, type MongoTarget } from '@lib/mongo';
-import { baseEnvShape, parseEnv, secretsOrDevDefaults, z } from '@lib/validation';
+import { baseEnvShape, parseEnv, refusePlaceholderSecrets, secretsOrDevDefaults, z } from '@lib/validation';
 import { DEFAULT_MILESTONES } from './tracks/track.model';
 import { milestoneList } from './tracks/track.schemas';
 
@@ -50,6 +50,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): CrmConfig {
   const parsed = parseEnv(envSchema, env);
   const production = parsed.NODE_ENV === 'production';
   const { values, defaultsUsed } = secretsOrDevDefaults(parsed, DEV_DEFAULTS, production);
+  refusePlaceholderSecrets(parsed, ['CRM_ADMIN_API_KEY', 'CRM_CURSOR_SECRET'], production, Object.values(DEV_DEFAULTS));
   return {
     production,
     port: parsed.PORT,

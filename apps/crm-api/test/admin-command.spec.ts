@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import request from 'supertest';
-import { USAGE, runAdminCommand } from '../src/admin/commands';
+import { USAGE, parseAdminArgs, runAdminCommand } from '../src/admin/commands';
 import { setupCrmApp } from './setup-app';
 
 const ctx = setupCrmApp();
@@ -102,6 +104,38 @@ describe('crm:admin', () => {
     expect(await run('help')).toEqual([USAGE]);
     for (const command of ['add-user', 'issue-key', 'revoke-key', 'make-admin', 'drop-admin', 'disable', 'enable', 'list-users']) {
       expect(USAGE).toContain(command);
+    }
+  });
+
+  it('--help, -h, help and no command ask for the usage, whatever else is given', () => {
+    for (const argv of [[], ['--help'], ['-h'], ['help'], ['add-user', '--help'], ['--help', 'frobnicate', 'extra']]) {
+      expect(parseAdminArgs(argv)).toEqual({ values: {} });
+    }
+  });
+
+  it('reads the flags as the usage text writes them', () => {
+    expect(parseAdminArgs(['add-user', '--domain', 'acme', '--email', 'ann@acme.test', '--name', 'Ann Lee', '--admin'])).toEqual({
+      command: 'add-user',
+      values: { domain: 'acme', email: 'ann@acme.test', name: 'Ann Lee', admin: true },
+    });
+    expect(parseAdminArgs(['list-users', '--domain=acme'])).toEqual({ command: 'list-users', values: { domain: 'acme' } });
+    // the usage's "[--admin]" means the flag is optional; typed with its brackets it is a stray argument
+    expect(() => parseAdminArgs(['add-user', '--domain', 'acme', '--email', 'a@acme.test', '[--admin]'])).toThrow(/unexpected arguments: \[--admin\]/);
+    expect(() => parseAdminArgs(['frobnicate'])).toThrow(/unknown command frobnicate[\s\S]*Usage:/);
+    expect(() => parseAdminArgs(['add-user', '--domain'])).toThrow(/--domain[\s\S]*Usage:/);
+  });
+
+  it('every crm:admin command the README shows is one the command line reads, and every command is in the usage', () => {
+    const readme = readFileSync(path.join(__dirname, '..', 'README.md'), 'utf8');
+    const shown = [...readme.matchAll(/npm run crm:admin -- ([^`#\n]+)/g)].map((match) => match[1].trim().split(/\s+/));
+    expect(shown.length).toBeGreaterThanOrEqual(5);
+    for (const argv of shown) {
+      const { command } = parseAdminArgs(argv);
+      if (command) expect(USAGE).toContain(`  ${command} `);
+    }
+    for (const command of ['add-user', 'issue-key', 'revoke-key', 'make-admin', 'drop-admin', 'disable', 'enable', 'list-users', 'delete-user']) {
+      expect(USAGE).toMatch(new RegExp(`^  ${command} `, 'm'));
+      expect(() => parseAdminArgs([command])).not.toThrow();
     }
   });
 

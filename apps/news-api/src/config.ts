@@ -1,5 +1,5 @@
 import { resolveMongoTarget, type MongoTarget } from '@lib/mongo';
-import { baseEnvShape, parseEnv, secretsOrDevDefaults, z } from '@lib/validation';
+import { baseEnvShape, parseEnv, refusePlaceholderSecrets, secretsOrDevDefaults, z } from '@lib/validation';
 import { loadPublishers, type Publisher } from './feeds/feeds-config';
 
 /** Printed at start when used; never used with NODE_ENV=production. */
@@ -56,6 +56,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): NewsConfig {
   const parsed = parseEnv(envSchema, env);
   const production = parsed.NODE_ENV === 'production';
   const { values, defaultsUsed } = secretsOrDevDefaults(parsed, DEV_DEFAULTS, production);
+  refusePlaceholderSecrets(parsed, ['MASTER_KEY', 'JWT_SECRET'], production, Object.values(DEV_DEFAULTS));
   return {
     production,
     port: parsed.PORT,

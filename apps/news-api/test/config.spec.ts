@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../src/config';
 
-const STRONG = { MASTER_KEY: 'm'.repeat(16), JWT_SECRET: 's'.repeat(32) };
+const STRONG = { MASTER_KEY: '9c2f4a6e8b0d1357acf02468bdf13579e2c4', JWT_SECRET: 'f1e2d3c4b5a69788796a5b4c3d2e1f00a1b2c3d4e5f6' };
 
 describe('loadConfig', () => {
   it('uses printed development defaults outside production', () => {
@@ -16,8 +16,21 @@ describe('loadConfig', () => {
 
   it('stops in production when a secret is missing, naming it', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/MASTER_KEY: is required when NODE_ENV=production[\s\S]*JWT_SECRET: is required/);
-    expect(() => loadConfig({ NODE_ENV: 'production', MASTER_KEY: 'm'.repeat(16) })).toThrow(/JWT_SECRET/);
+    expect(() => loadConfig({ NODE_ENV: 'production', MASTER_KEY: STRONG.MASTER_KEY })).toThrow(/JWT_SECRET/);
     expect(loadConfig({ NODE_ENV: 'production', ...STRONG }).defaultsUsed).toEqual([]);
+  });
+
+  it('stops in production on placeholder or development secrets, naming each', () => {
+    const check = (env: Record<string, string>) => () => loadConfig({ NODE_ENV: 'production', ...STRONG, ...env });
+    expect(check({ MASTER_KEY: 'change-me-to-a-long-random-key', JWT_SECRET: 'change-me-to-a-long-random-secret' })).toThrow(
+      /MASTER_KEY: looks like a placeholder \(contains "change-me"\)[\s\S]*JWT_SECRET: looks like a placeholder/,
+    );
+    expect(check({ MASTER_KEY: 'news-api-development-master-key' })).toThrow('MASTER_KEY: is a public development value');
+    expect(check({ JWT_SECRET: 'news-api-development-jwt-secret-not-for-production' })).toThrow('JWT_SECRET: is a public development value');
+    expect(check({ MASTER_KEY: 'only-16-chars-ok' })).toThrow('MASTER_KEY: is shorter than 32 characters');
+    expect(check({ JWT_SECRET: 's'.repeat(32) })).toThrow('JWT_SECRET: has fewer than 8 different characters');
+    // outside production the same values are taken as they are
+    expect(loadConfig({ MASTER_KEY: 'change-me-to-a-long-random-key' }).masterKey).toBe('change-me-to-a-long-random-key');
   });
 
   it('reads durations and the per-app database URL', () => {

@@ -1,5 +1,5 @@
 import { resolveMongoTarget, type MongoTarget } from '@lib/mongo';
-import { baseEnvShape, parseEnv, secretsOrDevDefaults, z } from '@lib/validation';
+import { baseEnvShape, parseEnv, refusePlaceholderSecrets, secretsOrDevDefaults, z } from '@lib/validation';
 
 /** Printed at start when used; never used with NODE_ENV=production. */
 const DEV_DEFAULTS = {
@@ -30,6 +30,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): UsersConfig {
   const parsed = parseEnv(envSchema, env);
   const production = parsed.NODE_ENV === 'production';
   const { values, defaultsUsed } = secretsOrDevDefaults(parsed, DEV_DEFAULTS, production);
+  refusePlaceholderSecrets(parsed, ['USERS_CURSOR_SECRET', 'USERS_API_KEY'], production, Object.values(DEV_DEFAULTS));
   const warnings: string[] = [];
   if (defaultsUsed.length) warnings.push(`development defaults in use: ${defaultsUsed.join(', ')}`);
   if (production && !parsed.USERS_API_KEY) warnings.push('USERS_API_KEY is not set: anyone can add users');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { baseEnvShape, parseEnv } from './env';
+import { baseEnvShape, parseEnv, placeholderReason, refusePlaceholderSecrets } from './env';
 
 const schema = z.object({ ...baseEnvShape, SECRET: z.string().min(8, 'must be at least 8 characters') });
 
@@ -38,5 +38,46 @@ describe('parseEnv with the base variables', () => {
 
   it('reports a missing required variable', () => {
     expect(() => parseEnv(schema, {})).toThrow(/SECRET: /);
+  });
+});
+
+describe('placeholderReason and refusePlaceholderSecrets', () => {
+  const random = '0f1e2d3c4b5a69788796a5b4c3d2e1f0a1b2c3d4e5f6';
+
+  it.each([
+    ['change-me', /placeholder \(contains "change-me"\)/],
+    ['CHANGEME-0f1e2d3c4b5a69788796a5b4c3d2e1f0', /placeholder \(contains "CHANGEME"\)/],
+    ['please-replace_me-0f1e2d3c4b5a69788796a5b4c3d2e1f0', /placeholder/],
+    ['my-example-secret-0f1e2d3c4b5a69788796a5b4c3d2e1f0', /placeholder \(contains "example"\)/],
+    ['xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx', /placeholder \(contains "xxx"\)/],
+    ['<your-secret-here-0f1e2d3c4b5a69788796a5b4c3>', /placeholder/],
+    ['secret', /shorter than 32/],
+    ['0f1e2d3c4b5a6978879', /shorter than 32/],
+    ['abababababababababababababababababab', /fewer than 8 different characters/],
+  ])('%j is refused', (value, reason) => {
+    expect(placeholderReason(value)).toMatch(reason);
+  });
+
+  it('refuses the development values it is given, and takes random ones', () => {
+    expect(placeholderReason('a-public-value-everyone-knows-0123456789', ['a-public-value-everyone-knows-0123456789'])).toBe('is a public development value');
+    expect(placeholderReason(random)).toBeUndefined();
+    expect(placeholderReason('Zq8vN3kR7tY2wP5mX9bC4hJ6gL1fD0sA')).toBeUndefined();
+  });
+
+  it('names every bad secret in production only, and leaves unset ones alone', () => {
+    const env = { A_KEY: 'change-me', B_SECRET: 'short', C_SECRET: random, D_KEY: undefined, E_KEY: '' };
+    const names = ['A_KEY', 'B_SECRET', 'C_SECRET', 'D_KEY', 'E_KEY'];
+    expect(() => refusePlaceholderSecrets(env, names, false)).not.toThrow();
+    let message = '';
+    try {
+      refusePlaceholderSecrets(env, names, true);
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message.split('\n')).toEqual([
+      'Invalid configuration (NODE_ENV=production):',
+      expect.stringMatching(/^ {2}A_KEY: looks like a placeholder \(contains "change-me"\); use a random value of 32\+ characters/),
+      expect.stringMatching(/^ {2}B_SECRET: is shorter than 32 characters; /),
+    ]);
   });
 });

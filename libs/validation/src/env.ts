@@ -41,3 +41,42 @@ export function secretsOrDevDefaults<K extends string>(
   const values = Object.fromEntries(names.map((name) => [name, parsed[name] || defaults[name]])) as Record<K, string>;
   return { values, defaultsUsed: missing.map((name) => `${name}=${defaults[name]}`) };
 }
+
+/** The shortest secret production accepts (`openssl rand -hex 24` gives 48 characters). */
+export const MIN_PRODUCTION_SECRET_LENGTH = 32;
+
+/** Words that mark a value someone forgot to replace, matched in any letter case. */
+const PLACEHOLDER_WORDS = /change[-_ .]?me|changeit|replace[-_ .]?me|placeholder|example|sample|dummy|development|not[-_ .]?for[-_ .]?production|x{3}|<[^>]*>/i;
+
+/**
+ * Why `value` cannot be a production secret, or undefined when it can. The rule (documented in the
+ * README's Configuration section): at least 32 characters, at least 8 different characters, none
+ * of the placeholder words above, and none of the public development values.
+ */
+export function placeholderReason(value: string, developmentValues: readonly string[] = []): string | undefined {
+  if (developmentValues.includes(value)) return 'is a public development value';
+  const word = PLACEHOLDER_WORDS.exec(value);
+  if (word) return `looks like a placeholder (contains "${word[0]}")`;
+  if (value.length < MIN_PRODUCTION_SECRET_LENGTH) return `is shorter than ${MIN_PRODUCTION_SECRET_LENGTH} characters`;
+  if (new Set(value).size < 8) return 'has fewer than 8 different characters';
+  return undefined;
+}
+
+/**
+ * With NODE_ENV=production, stops the process naming every set secret among `names` that looks
+ * like a placeholder (see placeholderReason). Unset ones are left to the caller (required or optional).
+ */
+export function refusePlaceholderSecrets(
+  values: { readonly [name: string]: unknown },
+  names: readonly string[],
+  production: boolean,
+  developmentValues: readonly string[] = [],
+): void {
+  if (!production) return;
+  const problems = names.flatMap((name) => {
+    const value = values[name];
+    const reason = typeof value === 'string' && value !== '' ? placeholderReason(value, developmentValues) : undefined;
+    return reason ? [`  ${name}: ${reason}; use a random value of ${MIN_PRODUCTION_SECRET_LENGTH}+ characters, e.g. from \`openssl rand -hex 24\``] : [];
+  });
+  if (problems.length) throw new Error(`Invalid configuration (NODE_ENV=production):\n${problems.join('\n')}`);
+}

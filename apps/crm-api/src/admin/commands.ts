@@ -17,27 +17,50 @@ export const USAGE = `Usage: npm run crm:admin -- <command> [options]
 
 The database is CRM_MONGO_URL or MONGO_URL; without either, the one \`npm start\` is running.`;
 
+const COMMANDS = ['add-user', 'issue-key', 'revoke-key', 'make-admin', 'drop-admin', 'disable', 'enable', 'list-users', 'delete-user'];
+
 function required(values: Record<string, unknown>, name: string): string {
   const value = values[name];
   if (typeof value !== 'string' || value === '') throw new Error(`--${name} is required\n\n${USAGE}`);
   return value;
 }
 
-/** Runs one admin command; returns the lines to print. Throws with a message for bad input. */
-export async function runAdminCommand(argv: string[], accounts: AccountService, users?: UserRemoval): Promise<string[]> {
+export interface AdminArgs {
+  /** undefined for `--help`, `-h`, `help` or no command: print the usage. */
+  command?: string;
+  values: { domain?: string; email?: string; name?: string; admin?: boolean };
+}
+
+/** Reads the command line; throws with the usage text for an unknown option or extra arguments. */
+export function parseAdminArgs(argv: string[]): AdminArgs {
   let parsed;
   try {
     parsed = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { domain: { type: 'string' }, email: { type: 'string' }, name: { type: 'string' }, admin: { type: 'boolean' } },
+      options: {
+        domain: { type: 'string' },
+        email: { type: 'string' },
+        name: { type: 'string' },
+        admin: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
     });
   } catch (err) {
     throw new Error(`${(err as Error).message}\n\n${USAGE}`);
   }
   const { positionals, values } = parsed;
+  const { help, ...options } = values;
   const [command, ...extra] = positionals;
+  if (help || command === undefined || command === 'help') return { values: options };
+  if (!COMMANDS.includes(command)) throw new Error(`unknown command ${command}\n\n${USAGE}`);
   if (extra.length) throw new Error(`unexpected arguments: ${extra.join(' ')}\n\n${USAGE}`);
+  return { command, values: options };
+}
+
+/** Runs one admin command; returns the lines to print. Throws with a message for bad input. */
+export async function runAdminCommand(argv: string[], accounts: AccountService, users?: UserRemoval): Promise<string[]> {
+  const { command, values } = parseAdminArgs(argv);
   switch (command) {
     case 'add-user': {
       const { user, apiKey } = await accounts.addUser({
@@ -74,7 +97,6 @@ export async function runAdminCommand(argv: string[], accounts: AccountService, 
       return [`deleted ${(await users.remove(required(values, 'email'))).email}`];
     }
     case undefined:
-    case 'help':
       return [USAGE];
     default:
       throw new Error(`unknown command ${command}\n\n${USAGE}`);
