@@ -22,4 +22,7 @@ module.exports = {
   globalTeardown: path.join(__dirname, 'libs/testing/src/database/global-teardown.ts'),
   reporters: ['default', path.join(__dirname, 'tools/scripts/jest-results-reporter.js')],
   testTimeout: 20000,
+  // A worker that holds more than this after a test file is replaced by a fresh one: the big suites
+  // build dozens of apps, connections and route tables, and a worker's heap otherwise only grows.
+  workerIdleMemoryLimit: '1GB',
 };

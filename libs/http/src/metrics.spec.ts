@@ -6,7 +6,7 @@ import request from 'supertest';
 import { buildServiceApp } from './build-app';
 import { heavyRequestGate } from './heavy-request-gate';
 import { createLifecycle } from './lifecycle';
-import { metricsRegistry } from './metrics';
+import { collectProcessMetrics, metricsRegistry } from './metrics';
 
 const items = [
   defineRoute({
@@ -96,8 +96,10 @@ describe('/metrics', () => {
     await new Promise<void>((resolve) => gate.admit(() => true)({} as never, { once: () => undefined } as never, () => resolve()));
     const samples = await scrape();
     expect(sample(samples, 'heavy_requests_shed_total{reason="queue_full"}')).toBe(1);
+    collectProcessMetrics(); // what runService starts
+    const withProcess = await scrape();
     for (const name of ['process_cpu_seconds_total', 'process_resident_memory_bytes', 'nodejs_heap_size_used_bytes', 'nodejs_eventloop_lag_seconds']) {
-      expect([...samples.keys()].some((key) => key.startsWith(name))).toBe(true);
+      expect([...withProcess.keys()].some((key) => key.startsWith(name))).toBe(true);
     }
     const text = (await request(app).get('/metrics')).text;
     expect(text).toContain('# TYPE mongodb_pool_checked_out_connections gauge');

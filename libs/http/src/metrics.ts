@@ -18,8 +18,12 @@ metricsRegistry.registerMetric(requestMetrics.histogram as unknown as Metric);
 metricsRegistry.registerMetric(requestMetrics.counter as unknown as Metric);
 
 let processMetrics = false;
-/** Node's default metrics (CPU, memory, heap, event loop lag, GC, handles), once per process. */
-function collectProcessMetrics(): void {
+/**
+ * Node's default metrics (CPU, memory, heap, event loop lag, GC, handles), once per process: started
+ * by runService, the process runner, not by the app builder (their process-wide observers would
+ * keep every app a test file builds, and its module graph, alive for the rest of the test run).
+ */
+export function collectProcessMetrics(): void {
   if (processMetrics) return;
   processMetrics = true;
   collectDefaultMetrics({ register: metricsRegistry });
@@ -27,7 +31,6 @@ function collectProcessMetrics(): void {
 
 /** The `/metrics` handler: every metric of the registry, in Prometheus' text format. */
 export function metricsHandler(): RequestHandler {
-  collectProcessMetrics();
   return (_req, res, next) => {
     metricsRegistry.metrics().then((text) => {
       res.setHeader('Content-Type', metricsRegistry.contentType);

@@ -8,6 +8,7 @@ import { serve, type RunningServer } from './serve';
 import { runStartUp, type RetryDelays } from './start-up';
 import { readShutdownSettings, type ShutdownSettings } from './shutdown-settings';
 import { flushTracing } from './tracing';
+import { collectProcessMetrics } from './metrics';
 
 export interface ServiceDeps {
   connection: Connection;
@@ -48,6 +49,7 @@ export interface RunningService extends RunningServer {
 export async function runService(options: RunServiceOptions): Promise<RunningService> {
   const shutdown = options.shutdown ?? readShutdownSettings(process.env);
   const logger = createLogger(options.name, options.logLevel);
+  collectProcessMetrics();
   for (const warning of options.warnings ?? []) logger.warn(warning);
   const database = await createDatabase(options.database);
   logger.info(`database: ${database.description}`);
