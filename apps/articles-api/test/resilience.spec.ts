@@ -1,4 +1,4 @@
-import { expectOutageAnswered, expectStartsOnceDatabaseAnswers, listenLoopback, loadThroughOutage, runLoad, sendRaw, serverErrors, type RawRequest, useFaultyServiceApp } from '@lib/testing';
+import { expectLoadServed, expectNoneMissing, expectServedThroughOutage, expectStartsOnceDatabaseAnswers, sendRaw, type OutageTiming, type RawRequest, useFaultyServiceApp } from '@lib/testing';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { articlesService } from '../src/service';
@@ -11,6 +11,7 @@ const SHARED = 1_000_000;
 const write = (title: string): RawRequest => ({ method: 'post', url: '/articles', headers: json, body: JSON.stringify({ title, content: 'fault' }) });
 const read: RawRequest = { method: 'get', url: '/articles?limit=10', headers: {} };
 const titleOf = (req: RawRequest): string => JSON.parse(String(req.body)).title;
+const unavailableBody = { status: false, code: 'database_unavailable', message: 'The database is unavailable; try again shortly', error_id: expect.any(String) };
 
 describe('articles-api under load', () => {
   const ctx = setupArticlesApp();
@@ -20,40 +21,30 @@ describe('articles-api under load', () => {
     const created: string[] = [];
     const createdIds: number[] = [];
     const replaced: string[] = [];
-    const server = await listenLoopback(ctx.app);
-    try {
-      const result = await runLoad({
-        port: server.port,
-        connections: 200,
-        durationMs: 1_500,
-        next: (worker, n): RawRequest => {
-          switch ((worker + n) % 4) {
-            case 0:
-              return { method: 'post', url: '/articles', headers: json, body: JSON.stringify({ title: `L${worker}x${n}`, content: 'load' }) };
-            case 1:
-              return { method: 'put', url: `/articles/${SHARED}`, headers: json, body: JSON.stringify({ title: 'Shared', content: `R${worker}x${n}` }) };
-            case 2:
-              return { method: 'get', url: `/articles/${SHARED}`, headers: {} };
-            default:
-              return { method: 'get', url: '/articles?limit=10', headers: {} };
-          }
-        },
-        onResponse: (req, res) => {
-          if (req.method === 'post' && res.status === 201) {
-            created.push(JSON.parse(String(req.body)).title);
-            createdIds.push(JSON.parse(res.text).data.id);
-          }
-          if (req.method === 'put' && res.status === 200) replaced.push(JSON.parse(String(req.body)).content);
-        },
-      });
-      expect({ serverErrors: serverErrors(result), failedConnections: result.failedConnections, statuses: Object.keys(result.byStatus) }).toEqual({
-        serverErrors: 0,
-        failedConnections: 0,
-        statuses: ['200', '201'],
-      });
-    } finally {
-      await server.close();
-    }
+    await expectLoadServed(ctx.app, {
+      connections: 200,
+      durationMs: 1_500,
+      next: (worker, n): RawRequest => {
+        switch ((worker + n) % 4) {
+          case 0:
+            return { method: 'post', url: '/articles', headers: json, body: JSON.stringify({ title: `L${worker}x${n}`, content: 'load' }) };
+          case 1:
+            return { method: 'put', url: `/articles/${SHARED}`, headers: json, body: JSON.stringify({ title: 'Shared', content: `R${worker}x${n}` }) };
+          case 2:
+            return { method: 'get', url: `/articles/${SHARED}`, headers: {} };
+          default:
+            return { method: 'get', url: '/articles?limit=10', headers: {} };
+        }
+      },
+      onResponse: (req, res) => {
+        if (req.method === 'post' && res.status === 201) {
+          created.push(JSON.parse(String(req.body)).title);
+          createdIds.push(JSON.parse(res.text).data.id);
+        }
+        if (req.method === 'put' && res.status === 200) replaced.push(JSON.parse(String(req.body)).content);
+      },
+      statuses: ['200', '201'],
+    });
     const stored = (await ctx.Article.find({ _id: { $ne: SHARED } }).lean()).map((a) => a.title);
     expect(stored.sort()).toEqual(created.sort()); // none missing, none twice
     expect(created.length).toBeGreaterThan(20);
@@ -72,40 +63,30 @@ describe('articles-api under load', () => {
 describe('articles-api when the database stops during load', () => {
   const faulty = useFaultyServiceApp(createApp, { dbName: 'articles_fault' });
 
-  /** Load with the database stopped or stalled for `downMs`; what both tests check. */
-  async function throughOutage(fault: 'stop' | 'stall', prefix: string, downMs: number, durationMs: number) {
+  /** Load through the database's outage; what both tests check. */
+  async function throughOutage(prefix: string, timing: OutageTiming) {
     const acked: string[] = [];
-    const run = await loadThroughOutage(faulty.database, {
-      port: faulty.port,
-      connections: 50,
-      durationMs,
-      downMs,
-      fault,
+    await expectServedThroughOutage(faulty, timing, {
       next: (worker, n) => (n % 2 === 0 ? write(`${prefix}${worker}x${n}`) : read),
       onResponse: (req, res) => {
         if (req.method === 'post' && res.status === 201) acked.push(titleOf(req));
       },
-    });
-
-    expectOutageAnswered(run, {
       statuses: ['200', '201', '503'],
-      unavailableBody: { status: false, code: 'database_unavailable', message: 'The database is unavailable; try again shortly', error_id: expect.any(String) },
+      unavailableBody,
     });
     // serves again without a restart
-    const after = await sendRaw(faulty.port, write(`${prefix}-after`));
-    expect(after.status).toBe(201);
+    expect((await sendRaw(faulty.port, write(`${prefix}-after`))).status).toBe(201);
     acked.push(`${prefix}-after`);
     // no acknowledged write is missing (a write cut off mid-way may be stored without an acknowledgement)
-    const stored = new Set((await articleModel(faulty.connection).find({}, { title: 1 }).lean()).map((a) => a.title));
-    expect(acked.filter((title) => !stored.has(title))).toEqual([]);
+    expectNoneMissing(acked, (await articleModel(faulty.connection).find({}, { title: 1 }).lean()).map((a) => a.title));
     expect(acked.length).toBeGreaterThan(1);
   }
 
   it('fails fast with 503 and the articles error body, readiness follows the database (/readyz 503, then 200), the process stays up and serves again without a restart, no acknowledged write missing', () =>
-    throughOutage('stop', 'F', 1_500, 5_500), 30_000);
+    throughOutage('F', { fault: 'stop', downMs: 1_500, durationMs: 5_500 }), 30_000);
 
   it('stalled (process stopped, connections open): every request answers within the database time bound, 503 with the articles error body and Retry-After; serves again by itself once it resumes; no acknowledged write missing', () =>
-    throughOutage('stall', 'S', 6_000, 9_000), 40_000);
+    throughOutage('S', { fault: 'stall', downMs: 6_000, durationMs: 9_000 }), 40_000);
 });
 
 describe('articles-api started while its database is unreachable', () => {
@@ -114,6 +95,6 @@ describe('articles-api started while its database is unreachable', () => {
       service: (url) => articlesService(loadConfig({ MONGO_URL: url })),
       request: write('starter'),
       startedStatus: 201,
-      unavailableBody: { status: false, code: 'database_unavailable', message: 'The database is unavailable; try again shortly', error_id: expect.any(String) },
+      unavailableBody,
     }), 40_000);
 });

@@ -1,4 +1,4 @@
-import { expectOutageAnswered, expectStartsOnceDatabaseAnswers, listenLoopback, loadThroughOutage, runLoad, sendRaw, serverErrors, type RawRequest, useFaultyServiceApp } from '@lib/testing';
+import { expectLoadServed, expectNoneMissing, expectServedThroughOutage, expectStartsOnceDatabaseAnswers, sendRaw, type OutageTiming, type RawRequest, useFaultyServiceApp } from '@lib/testing';
 import { accountService } from '../src/accounts/account.service';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
@@ -8,6 +8,7 @@ import { person, setupCrmApp, TEST_CURSOR_SECRET } from './setup-app';
 
 const json = { 'Content-Type': 'application/json', Accept: 'application/json' };
 const basic = (email: string, key: string) => `Basic ${Buffer.from(`${email}:${key}`).toString('base64')}`;
+const unavailableBody = { error: { status: 503, code: 'database_unavailable', message: 'The database is unavailable; try again shortly', error_id: expect.any(String) } };
 
 /**
  * Mixed traffic of one worker: create a person, tag the shared contact, read it, read a page (workers
@@ -52,24 +53,14 @@ describe('crm-api under load', () => {
   it('200 concurrent connections of mixed reads and writes: zero 5xx, no acknowledged write lost or duplicated', async () => {
     const ann = await ctx.user('acme', 'ann@acme.test');
     const shared = await ctx.as(ann).post('/dev/api/contacts').send(person('Shared', 'shared@acme.test'));
-    const server = await listenLoopback(ctx.app);
     const acked = acknowledgements();
-    try {
-      const result = await runLoad({
-        port: server.port,
-        connections: 200,
-        durationMs: 1_500,
-        next: mixedTraffic(ann.auth, shared.body.id, 'L'),
-        onResponse: (req, res) => acked.record(req, res.status),
-      });
-      expect({ serverErrors: serverErrors(result), failedConnections: result.failedConnections, statuses: Object.keys(result.byStatus) }).toEqual({
-        serverErrors: 0,
-        failedConnections: 0,
-        statuses: ['200'],
-      });
-    } finally {
-      await server.close();
-    }
+    await expectLoadServed(ctx.app, {
+      connections: 200,
+      durationMs: 1_500,
+      next: mixedTraffic(ann.auth, shared.body.id, 'L'),
+      onResponse: (req, res) => acked.record(req, res.status),
+      statuses: ['200'],
+    });
     const created = await ctx.Contact.find({ emails: /@load\.test$/ }).lean();
     expect(created.map((c) => c.emails[0]).sort()).toEqual(acked.emails.sort()); // none missing, none twice
     expect(acked.emails.length).toBeGreaterThan(20);
@@ -94,40 +85,28 @@ describe('crm-api when the database stops during load', () => {
     sharedId = JSON.parse(shared.text).id;
   });
 
-  /** Load with the database stopped or stalled for `downMs`; what both tests check. */
-  async function throughOutage(fault: 'stop' | 'stall', prefix: string, downMs: number, durationMs: number) {
+  /** Load through the database's outage; what both tests check. */
+  async function throughOutage(prefix: string, timing: OutageTiming) {
     const acked = acknowledgements();
-    const run = await loadThroughOutage(faulty.database, {
-      port: faulty.port,
-      connections: 50,
-      durationMs,
-      downMs,
-      fault,
+    await expectServedThroughOutage(faulty, timing, {
       next: mixedTraffic(auth, sharedId, prefix),
-      onResponse: (req, res) => {
-        acked.record(req, res.status);
-      },
-    });
-
-    expectOutageAnswered(run, {
+      onResponse: (req, res) => acked.record(req, res.status),
       statuses: ['200', '503'],
-      unavailableBody: { error: { status: 503, code: 'database_unavailable', message: 'The database is unavailable; try again shortly', error_id: expect.any(String) } },
+      unavailableBody,
     });
 
     const after = await sendRaw(faulty.port, { method: 'get', url: `/dev/api/contacts/${sharedId}`, headers: { ...json, Authorization: auth } });
     expect(after.status).toBe(200);
     const Contact = contactModel(faulty.connection);
-    const stored = new Set((await Contact.find({ emails: /@load\.test$/ }).lean()).map((c) => c.emails[0]));
-    expect(acked.emails.filter((email) => !stored.has(email))).toEqual([]);
-    const tags = Object.keys((await Contact.findById(sharedId).lean())!.tag_times);
-    expect(acked.tags.filter((tag) => !tags.includes(tag))).toEqual([]);
+    expectNoneMissing(acked.emails, (await Contact.find({ emails: /@load\.test$/ }).lean()).map((c) => c.emails[0]));
+    expectNoneMissing(acked.tags, Object.keys((await Contact.findById(sharedId).lean())!.tag_times));
     expect(acked.emails.length).toBeGreaterThan(0);
   }
 
-  it('fails fast with 503 and a clear body, readiness follows the database (/readyz 503, then 200), the process stays up and serves again without a restart, no acknowledged write missing', () => throughOutage('stop', 'F', 1_500, 5_000), 30_000);
+  it('fails fast with 503 and a clear body, readiness follows the database (/readyz 503, then 200), the process stays up and serves again without a restart, no acknowledged write missing', () => throughOutage('F', { fault: 'stop', downMs: 1_500, durationMs: 5_000 }), 30_000);
 
   it('stalled (process stopped, connections open): every request answers within the database time bound, 503 with the error body and Retry-After; serves again by itself once it resumes; no acknowledged write missing', () =>
-    throughOutage('stall', 'S', 6_000, 9_000), 40_000);
+    throughOutage('S', { fault: 'stall', downMs: 6_000, durationMs: 9_000 }), 40_000);
 });
 
 describe('crm-api started while its database is unreachable', () => {
@@ -138,6 +117,6 @@ describe('crm-api started while its database is unreachable', () => {
       // contacts yet) shows it signed in
       request: { method: 'get', url: '/dev/api/contacts', headers: { ...json, Authorization: basic('admin@example.com', 'dev-api-key') } },
       startedStatus: 204,
-      unavailableBody: { error: { status: 503, code: 'database_unavailable', message: 'The database is unavailable; try again shortly', error_id: expect.any(String) } },
+      unavailableBody,
     }), 40_000);
 });

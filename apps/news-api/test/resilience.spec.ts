@@ -1,4 +1,4 @@
-import { expectOutageAnswered, expectStartsOnceDatabaseAnswers, listenLoopback, loadThroughOutage, runLoad, sendRaw, serverErrors, type RawRequest, useFaultyServiceApp } from '@lib/testing';
+import { expectLoadServed, expectNoneMissing, expectServedThroughOutage, expectStartsOnceDatabaseAnswers, sendRaw, type OutageTiming, type RawRequest, useFaultyServiceApp } from '@lib/testing';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { newsService } from '../src/service';
@@ -7,6 +7,7 @@ import { JWT_SECRET, MASTER_KEY, setupNewsApp, TEST_PUBLISHERS } from './setup-a
 import { storeArticles, storeUser } from './sweep-fixture';
 
 const json = { 'Content-Type': 'application/json', Accept: 'application/json' };
+const unavailableBody = { error: { code: 'database_unavailable', message: 'The database is unavailable; try again shortly', error_id: expect.any(String) } };
 const NEWS_QUERIES = ['/news', '/news?company=BHP', '/news?q=iron%20ore&sort=oldest&limit=2', '/news?source=abc-news,guardian-au&from=2026-11-01&to=2026-11-30', '/news?company=CBA&company=FMG&limit=1'];
 
 /**
@@ -42,25 +43,15 @@ describe('news-api under load', () => {
   it('200 concurrent connections of news searches, GET /users/me and user creations: zero 5xx, every acknowledged user stored exactly once', async () => {
     const reader = await storeUser(ctx.connection, 'reader@example.com');
     await storeArticles(ctx.connection);
-    const server = await listenLoopback(ctx.app);
     const acked = acknowledgedEmails();
-    try {
-      const result = await runLoad({
-        port: server.port,
-        connections: 200,
-        durationMs: 1_500,
-        next: mixedTraffic(reader.bearer, 'l', 10),
-        onResponse: (req, res) => acked.record(req, res.status),
-      });
-      expect({ serverErrors: serverErrors(result), failedConnections: result.failedConnections, statuses: Object.keys(result.byStatus) }).toEqual({
-        serverErrors: 0,
-        failedConnections: 0,
-        statuses: ['200', '201'],
-      });
-      expect(result.total).toBeGreaterThanOrEqual(200);
-    } finally {
-      await server.close();
-    }
+    const result = await expectLoadServed(ctx.app, {
+      connections: 200,
+      durationMs: 1_500,
+      next: mixedTraffic(reader.bearer, 'l', 10),
+      onResponse: (req, res) => acked.record(req, res.status),
+      statuses: ['200', '201'],
+    });
+    expect(result.total).toBeGreaterThanOrEqual(200);
     const stored = await ctx.User.find({ email: /@load\.test$/ }, { email: 1 }).lean();
     expect(stored.map((u) => u.email).sort()).toEqual(acked.emails.sort()); // none missing, none twice
     expect(acked.emails.length).toBeGreaterThan(0);
@@ -76,22 +67,15 @@ describe('news-api when the database stops during load', () => {
     },
   });
 
-  /** Load with the database stopped or stalled for `downMs`; what both tests check. */
-  async function throughOutage(fault: 'stop' | 'stall', prefix: string, downMs: number, durationMs: number) {
+  /** Load through the database's outage; what both tests check. */
+  async function throughOutage(prefix: string, timing: OutageTiming) {
     const acked = acknowledgedEmails();
-    const run = await loadThroughOutage(faulty.database, {
-      port: faulty.port,
-      connections: 50,
-      durationMs,
-      downMs,
-      fault,
+    await expectServedThroughOutage(faulty, timing, {
       next: mixedTraffic(bearer, prefix, 10),
-      onResponse: (req, res) => {
-        acked.record(req, res.status);
-      },
+      onResponse: (req, res) => acked.record(req, res.status),
+      statuses: ['200', '201', '503'],
+      unavailableBody,
     });
-
-    expectOutageAnswered(run, { statuses: ['200', '201', '503'], unavailableBody: { error: { code: 'database_unavailable', message: 'The database is unavailable; try again shortly', error_id: expect.any(String) } } });
 
     // serves again without a restart: a read and a write
     expect((await sendRaw(faulty.port, { method: 'get', url: '/news?company=BHP', headers: { ...json, ...bearer } })).status).toBe(200);
@@ -99,16 +83,15 @@ describe('news-api when the database stops during load', () => {
     acked.record(after, (await sendRaw(faulty.port, after)).status);
     expect(acked.emails).toContain(`${prefix}after0x0@load.test`);
     // no acknowledged write is missing (a write cut off mid-way may be stored without an acknowledgement)
-    const stored = new Set((await userModel(faulty.connection).find({}, { email: 1 }).lean()).map((u) => u.email));
-    expect(acked.emails.filter((email) => !stored.has(email))).toEqual([]);
+    expectNoneMissing(acked.emails, (await userModel(faulty.connection).find({}, { email: 1 }).lean()).map((u) => u.email));
   }
 
   // longer than the 2 s server selection, so that requests waiting for the database do give up with 503
   it('fails fast with 503 and the news error body, readiness follows the database (/readyz 503, then 200), the process stays up and serves again without a restart, no acknowledged write missing', () =>
-    throughOutage('stop', 'f', 3_500, 7_500), 35_000);
+    throughOutage('f', { fault: 'stop', downMs: 3_500, durationMs: 7_500 }), 35_000);
 
   it('stalled (process stopped, connections open): every request answers within the database time bound, 503 with the news error body and Retry-After; serves again by itself once it resumes; no acknowledged write missing', () =>
-    throughOutage('stall', 's', 6_000, 11_000), 50_000);
+    throughOutage('s', { fault: 'stall', downMs: 6_000, durationMs: 11_000 }), 50_000);
 });
 
 describe('news-api started while its database is unreachable', () => {
@@ -117,6 +100,6 @@ describe('news-api started while its database is unreachable', () => {
       service: (url) => newsService(loadConfig({ MONGO_URL: url, NEWS_SYNC_INTERVAL: '0' })),
       request: { method: 'post', url: '/users', headers: json, body: JSON.stringify({ email: 'starter@load.test', password: 'password-123', access_token: 'news-api-development-master-key' }) },
       startedStatus: 201,
-      unavailableBody: { error: { code: 'database_unavailable', message: 'The database is unavailable; try again shortly', error_id: expect.any(String) } },
+      unavailableBody,
     }), 40_000);
 });

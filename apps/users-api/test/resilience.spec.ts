@@ -1,4 +1,4 @@
-import { expectOutageAnswered, expectStartsOnceDatabaseAnswers, listenLoopback, loadThroughOutage, runLoad, sendRaw, serverErrors, type RawRequest, useFaultyServiceApp } from '@lib/testing';
+import { expectLoadServed, expectNoneMissing, expectServedThroughOutage, expectStartsOnceDatabaseAnswers, sendRaw, type OutageTiming, type RawRequest, useFaultyServiceApp } from '@lib/testing';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { usersService } from '../src/service';
@@ -8,29 +8,23 @@ import { setupUsersApp, TEST_CURSOR_SECRET } from './setup-app';
 const write = (name: string): RawRequest => ({ method: 'post', url: `/users?name=${name}&age=30.5&city=Perth`, headers: {} });
 const read: RawRequest = { method: 'get', url: '/users?limit=20', headers: {} };
 const nameOf = (req: RawRequest) => /name=([^&]+)/.exec(req.url)?.[1];
+const unavailableBody = { error: { code: 'database_unavailable', message: 'The database is unavailable; try again shortly', error_id: expect.any(String) } };
 
 describe('users-api under load', () => {
   const ctx = setupUsersApp();
 
   it('200 concurrent connections of mixed reads and writes: zero 5xx, every acknowledged write stored exactly once', async () => {
-    const server = await listenLoopback(ctx.app);
     const acked: string[] = [];
-    try {
-      const result = await runLoad({
-        port: server.port,
-        connections: 200,
-        durationMs: 2_000,
-        next: (worker, n) => (n % 2 === 0 ? write(`L${worker}x${n}`) : read),
-        onResponse: (req, res) => {
-          if (req.method === 'post' && res.status === 200) acked.push(nameOf(req)!);
-        },
-      });
-      expect({ serverErrors: serverErrors(result), failedConnections: result.failedConnections }).toEqual({ serverErrors: 0, failedConnections: 0 });
-      expect(Object.keys(result.byStatus)).toEqual(['200']);
-      expect(result.total).toBeGreaterThanOrEqual(200); // every connection was answered (no timing target here)
-    } finally {
-      await server.close();
-    }
+    const result = await expectLoadServed(ctx.app, {
+      connections: 200,
+      durationMs: 2_000,
+      next: (worker, n) => (n % 2 === 0 ? write(`L${worker}x${n}`) : read),
+      onResponse: (req, res) => {
+        if (req.method === 'post' && res.status === 200) acked.push(nameOf(req)!);
+      },
+      statuses: ['200'],
+    });
+    expect(result.total).toBeGreaterThanOrEqual(200); // every connection was answered (no timing target here)
     const stored = (await ctx.User.find({}, { name: 1 }).lean()).map((u) => u.name);
     expect(stored.length).toBe(acked.length);
     expect(stored.sort()).toEqual(acked.sort());
@@ -40,36 +34,29 @@ describe('users-api under load', () => {
 describe('users-api when the database stops during load', () => {
   const faulty = useFaultyServiceApp((deps) => createApp({ ...deps, cursorSecret: TEST_CURSOR_SECRET }), { dbName: 'users_fault' });
 
-  /** Load with the database stopped or stalled for `downMs`; what both tests check. */
-  async function throughOutage(fault: 'stop' | 'stall', prefix: string, downMs: number, durationMs: number) {
+  /** Load through the database's outage; what both tests check. */
+  async function throughOutage(prefix: string, timing: OutageTiming) {
     const acked: string[] = [];
-    const run = await loadThroughOutage(faulty.database, {
-      port: faulty.port,
-      connections: 50,
-      durationMs,
-      downMs,
-      fault,
+    await expectServedThroughOutage(faulty, timing, {
       next: (worker, n) => (n % 2 === 0 ? write(`${prefix}${worker}x${n}`) : read),
       onResponse: (req, res) => {
         if (req.method === 'post' && res.status === 200) acked.push(nameOf(req)!);
       },
+      statuses: ['200', '503'],
+      unavailableBody,
     });
-
-    expectOutageAnswered(run, { statuses: ['200', '503'], unavailableBody: { error: { code: 'database_unavailable', message: 'The database is unavailable; try again shortly', error_id: expect.any(String) } } });
     // serves again without a restart
-    const after = await sendRaw(faulty.port, write(`${prefix}-after`));
-    expect(after.status).toBe(200);
+    expect((await sendRaw(faulty.port, write(`${prefix}-after`))).status).toBe(200);
     acked.push(`${prefix}-after`);
     // no acknowledged write is missing (a write cut off mid-way may be stored without an acknowledgement)
-    const stored = new Set((await userModel(faulty.connection).find({}, { name: 1 }).lean()).map((u) => u.name));
-    expect(acked.filter((name) => !stored.has(name))).toEqual([]);
+    expectNoneMissing(acked, (await userModel(faulty.connection).find({}, { name: 1 }).lean()).map((u) => u.name));
     expect(acked.length).toBeGreaterThan(1);
   }
 
-  it('fails fast with 503 and a clear body, readiness follows the database (/readyz 503, then 200), the process stays up and serves again without a restart, no acknowledged write missing', () => throughOutage('stop', 'F', 1_500, 5_500), 30_000);
+  it('fails fast with 503 and a clear body, readiness follows the database (/readyz 503, then 200), the process stays up and serves again without a restart, no acknowledged write missing', () => throughOutage('F', { fault: 'stop', downMs: 1_500, durationMs: 5_500 }), 30_000);
 
   it('stalled (process stopped, connections open): every request answers within the database time bound, 503 with the error body and Retry-After; serves again by itself once it resumes; no acknowledged write missing', () =>
-    throughOutage('stall', 'S', 6_000, 9_000), 40_000);
+    throughOutage('S', { fault: 'stall', downMs: 6_000, durationMs: 9_000 }), 40_000);
 });
 
 describe('users-api started while its database is unreachable', () => {
@@ -78,6 +65,6 @@ describe('users-api started while its database is unreachable', () => {
       service: (url) => usersService(loadConfig({ MONGO_URL: url })),
       request: { method: 'post', url: '/users?name=starter&age=30&city=Perth', headers: {} },
       startedStatus: 200,
-      unavailableBody: { error: { code: 'database_unavailable', message: 'The database is unavailable; try again shortly', error_id: expect.any(String) } },
+      unavailableBody,
     }), 40_000);
 });

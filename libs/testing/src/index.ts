@@ -9,10 +9,10 @@ export { securitySweep, type SecuritySweepTarget } from './sweeps/security-sweep
 export { roleSweep, type RoleSweepTarget } from './sweeps/role-sweep';
 export { crossTenantSweep, type TenantFixture, type TenantSweepTarget } from './sweeps/tenant-sweep';
 export type { SweepTarget } from './sweeps/sweep-target';
-export { runLoad, serverErrors, type LoadOptions, type LoadResult } from './resilience/load';
+export { expectLoadServed, expectNoneMissing, runLoad, serverErrors, type LoadOptions, type LoadResult } from './resilience/load';
 export { expectStartsOnceDatabaseAnswers, type StartUnreachableCase } from './resilience/start-unreachable';
 export { useFaultyServiceApp, type FaultyServiceApp } from './resilience/faulty-service-app';
-export { BUSY_MACHINE_SLACK_MS, expectOutageAnswered, loadThroughOutage, type OutageRun, type StoppableDatabase } from './resilience/outage';
+export { BUSY_MACHINE_SLACK_MS, expectOutageAnswered, expectServedThroughOutage, loadThroughOutage, type OutageCase, type OutageRun, type OutageTiming, type StoppableDatabase } from './resilience/outage';
 export { listenLoopback, sendRaw, type RawRequest, type RawResponse } from './sweeps/raw-client';
 export { bundleApp, bundleProject, startAppProcess, type AppProcess } from './resilience/app-process';
 export { expectSurvivesBurst, useProductionApp, worstRequests, type OpenApiPaths, type ProductionApp, type WorstRequestOptions } from './resilience/memory-burst';

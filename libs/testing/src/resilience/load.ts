@@ -1,5 +1,6 @@
 import http from 'node:http';
-import { sendRaw, type RawRequest, type RawResponse } from '../sweeps/raw-client';
+import type { Express } from 'express';
+import { listenLoopback, sendRaw, type RawRequest, type RawResponse } from '../sweeps/raw-client';
 
 export interface LoadOptions {
   port: number;
@@ -48,3 +49,28 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
 
 /** How many answers had a status of 500 or more. */
 export const serverErrors = (result: LoadResult) => Object.entries(result.byStatus).reduce((sum, [status, count]) => sum + (Number(status) >= 500 ? count : 0), 0);
+
+/**
+ * The under-load test of every app: `app` on loopback driven by `options`, every connection answered
+ * and only `statuses` (so no 5xx) seen. Returns the run for the app's own checks of what was stored.
+ */
+export async function expectLoadServed(app: Express, options: Omit<LoadOptions, 'port'> & { statuses: string[] }): Promise<LoadResult> {
+  const server = await listenLoopback(app);
+  try {
+    const result = await runLoad({ ...options, port: server.port });
+    expect({ serverErrors: serverErrors(result), failedConnections: result.failedConnections, statuses: Object.keys(result.byStatus) }).toEqual({
+      serverErrors: 0,
+      failedConnections: 0,
+      statuses: options.statuses,
+    });
+    return result;
+  } finally {
+    await server.close();
+  }
+}
+
+/** That every acknowledged write (`acked`) is among the `stored` values (none lost). */
+export function expectNoneMissing<T>(acked: T[], stored: Iterable<T>): void {
+  const found = new Set(stored);
+  expect(acked.filter((value) => !found.has(value))).toEqual([]);
+}

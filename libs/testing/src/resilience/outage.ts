@@ -1,6 +1,7 @@
 import { DATABASE_TIME_LIMITS } from '@lib/mongo';
 import { sendRaw } from '../sweeps/raw-client';
 import { runLoad, type LoadOptions, type LoadResult } from './load';
+import type { FaultyServiceApp } from './faulty-service-app';
 
 /** A database that can be taken down or stalled, and brought back (libs/mongo's faulty database in tests). */
 export interface StoppableDatabase {
@@ -106,4 +107,28 @@ export function expectOutageAnswered(run: OutageRun, expected: { statuses: strin
   expect(during.every((r) => r.status === 503)).toBe(true);
   expect(readiness[0].status).toBe(200);
   expect(readiness[readiness.length - 1].status).toBe(200);
+}
+
+/** How an outage test's database fails: stopped or stalled `downMs` into `durationMs` of load. */
+export interface OutageTiming {
+  fault: 'stop' | 'stall';
+  downMs: number;
+  durationMs: number;
+}
+
+export interface OutageCase extends Pick<LoadOptions, 'next' | 'onResponse'> {
+  /** The statuses the load may see, and the app's 503 body (see expectOutageAnswered). */
+  statuses: string[];
+  unavailableBody: unknown;
+}
+
+/**
+ * The database-fault test of every app: 50 connections of load on the faulty app while its database
+ * is stopped or stalled (loadThroughOutage), answered as expectOutageAnswered says. The app checks
+ * afterwards that it serves again and that no acknowledged write is missing.
+ */
+export async function expectServedThroughOutage(faulty: FaultyServiceApp, timing: OutageTiming, c: OutageCase): Promise<OutageRun> {
+  const run = await loadThroughOutage(faulty.database, { ...timing, next: c.next, onResponse: c.onResponse, port: faulty.port, connections: 50 });
+  expectOutageAnswered(run, c);
+  return run;
 }
