@@ -1,27 +1,20 @@
 import { resolveMongoTarget, type MongoTarget } from '@lib/mongo';
-import { baseEnvShape, parseEnv, refusePlaceholderSecrets, z } from '@lib/validation';
+import { baseEnvShape, readServiceEnv, z, type BaseServiceConfig } from '@lib/validation';
 
 const envSchema = z.object({
   ...baseEnvShape,
   ARTICLES_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
 });
 
-export interface ArticlesConfig {
-  production: boolean;
-  port: number;
-  logLevel: string;
+export interface ArticlesConfig extends BaseServiceConfig {
   apiKey?: string;
   database: MongoTarget;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv): ArticlesConfig {
-  const parsed = parseEnv(envSchema, env);
-  const production = parsed.NODE_ENV === 'production';
-  refusePlaceholderSecrets(parsed, ['ARTICLES_API_KEY'], production);
+  const { parsed, base } = readServiceEnv(envSchema, env, { checked: ['ARTICLES_API_KEY'] });
   return {
-    production,
-    port: parsed.PORT,
-    logLevel: parsed.LOG_LEVEL,
+    ...base,
     apiKey: parsed.ARTICLES_API_KEY,
     database: resolveMongoTarget('ARTICLES', 'articles', env),
   };

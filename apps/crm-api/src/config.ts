@@ -1,5 +1,5 @@
 import { resolveMongoTarget, type MongoTarget } from '@lib/mongo';
-import { baseEnvShape, parseEnv, refusePlaceholderSecrets, secretsOrDevDefaults, z } from '@lib/validation';
+import { baseEnvShape, readServiceEnv, z, type BaseServiceConfig } from '@lib/validation';
 import { DEFAULT_MILESTONES } from './tracks/track.model';
 import { milestoneList } from './tracks/track.schemas';
 
@@ -28,10 +28,7 @@ const envSchema = z.object({
   CRM_DEFAULT_MILESTONES: milestoneList.default(DEFAULT_MILESTONES),
 });
 
-export interface CrmConfig {
-  production: boolean;
-  port: number;
-  logLevel: string;
+export interface CrmConfig extends BaseServiceConfig {
   database: MongoTarget;
   bootstrap: { email: string; apiKey: string; domain: string };
   contactLimit: number;
@@ -47,14 +44,9 @@ export interface CrmConfig {
  * documented development defaults; in production they are required.
  */
 export function loadConfig(env: NodeJS.ProcessEnv): CrmConfig {
-  const parsed = parseEnv(envSchema, env);
-  const production = parsed.NODE_ENV === 'production';
-  const { values, defaultsUsed } = secretsOrDevDefaults(parsed, DEV_DEFAULTS, production);
-  refusePlaceholderSecrets(parsed, ['CRM_ADMIN_API_KEY', 'CRM_CURSOR_SECRET'], production, Object.values(DEV_DEFAULTS));
+  const { parsed, base, values, defaultsUsed } = readServiceEnv(envSchema, env, { devDefaults: DEV_DEFAULTS, checked: ['CRM_ADMIN_API_KEY', 'CRM_CURSOR_SECRET'] });
   return {
-    production,
-    port: parsed.PORT,
-    logLevel: parsed.LOG_LEVEL,
+    ...base,
     database: resolveMongoTarget('CRM', 'crm', env),
     bootstrap: { email: values.CRM_ADMIN_EMAIL, apiKey: values.CRM_ADMIN_API_KEY, domain: values.CRM_DOMAIN },
     contactLimit: parsed.CRM_CONTACT_LIMIT,

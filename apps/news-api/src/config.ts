@@ -1,5 +1,5 @@
 import { resolveMongoTarget, type MongoTarget } from '@lib/mongo';
-import { baseEnvShape, parseEnv, refusePlaceholderSecrets, secretsOrDevDefaults, z } from '@lib/validation';
+import { baseEnvShape, readServiceEnv, z, type BaseServiceConfig } from '@lib/validation';
 import { loadPublishers, type Publisher } from './feeds/feeds-config';
 
 /** Printed at start when used; never used with NODE_ENV=production. */
@@ -32,10 +32,7 @@ const envSchema = z.object({
   NEWS_SYNC_LEASE: duration({ allowZero: false }).default(30),
 });
 
-export interface NewsConfig {
-  production: boolean;
-  port: number;
-  logLevel: string;
+export interface NewsConfig extends BaseServiceConfig {
   database: MongoTarget;
   masterKey: string;
   jwt: { secret: string; expiresInSeconds: number };
@@ -53,14 +50,9 @@ export interface NewsConfig {
  * the documented development defaults (printed); in production they are required.
  */
 export function loadConfig(env: NodeJS.ProcessEnv): NewsConfig {
-  const parsed = parseEnv(envSchema, env);
-  const production = parsed.NODE_ENV === 'production';
-  const { values, defaultsUsed } = secretsOrDevDefaults(parsed, DEV_DEFAULTS, production);
-  refusePlaceholderSecrets(parsed, ['MASTER_KEY', 'JWT_SECRET'], production, Object.values(DEV_DEFAULTS));
+  const { parsed, base, values, defaultsUsed } = readServiceEnv(envSchema, env, { devDefaults: DEV_DEFAULTS, checked: ['MASTER_KEY', 'JWT_SECRET'] });
   return {
-    production,
-    port: parsed.PORT,
-    logLevel: parsed.LOG_LEVEL,
+    ...base,
     database: resolveMongoTarget('NEWS', 'news', env),
     masterKey: values.MASTER_KEY,
     jwt: { secret: values.JWT_SECRET, expiresInSeconds: parsed.JWT_EXPIRES_IN },

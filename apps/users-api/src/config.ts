@@ -1,5 +1,5 @@
 import { resolveMongoTarget, type MongoTarget } from '@lib/mongo';
-import { baseEnvShape, parseEnv, refusePlaceholderSecrets, secretsOrDevDefaults, z } from '@lib/validation';
+import { baseEnvShape, readServiceEnv, z, type BaseServiceConfig } from '@lib/validation';
 
 /** Printed at start when used; never used with NODE_ENV=production. */
 const DEV_DEFAULTS = {
@@ -12,10 +12,7 @@ const envSchema = z.object({
   USERS_CURSOR_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
 });
 
-export interface UsersConfig {
-  production: boolean;
-  port: number;
-  logLevel: string;
+export interface UsersConfig extends BaseServiceConfig {
   apiKey?: string;
   cursorSecret: string;
   database: MongoTarget;
@@ -27,17 +24,12 @@ export interface UsersConfig {
  * back to the development default (printed); in production it is required, as CONTRACT.md asks.
  */
 export function loadConfig(env: NodeJS.ProcessEnv): UsersConfig {
-  const parsed = parseEnv(envSchema, env);
-  const production = parsed.NODE_ENV === 'production';
-  const { values, defaultsUsed } = secretsOrDevDefaults(parsed, DEV_DEFAULTS, production);
-  refusePlaceholderSecrets(parsed, ['USERS_CURSOR_SECRET', 'USERS_API_KEY'], production, Object.values(DEV_DEFAULTS));
+  const { parsed, base, values, defaultsUsed } = readServiceEnv(envSchema, env, { devDefaults: DEV_DEFAULTS, checked: ['USERS_CURSOR_SECRET', 'USERS_API_KEY'] });
   const warnings: string[] = [];
   if (defaultsUsed.length) warnings.push(`development defaults in use: ${defaultsUsed.join(', ')}`);
-  if (production && !parsed.USERS_API_KEY) warnings.push('USERS_API_KEY is not set: anyone can add users');
+  if (base.production && !parsed.USERS_API_KEY) warnings.push('USERS_API_KEY is not set: anyone can add users');
   return {
-    production,
-    port: parsed.PORT,
-    logLevel: parsed.LOG_LEVEL,
+    ...base,
     apiKey: parsed.USERS_API_KEY,
     cursorSecret: values.USERS_CURSOR_SECRET,
     database: resolveMongoTarget('USERS', 'users', env),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { baseEnvShape, parseEnv, placeholderReason, refusePlaceholderSecrets } from './env';
+import { baseEnvShape, parseEnv, placeholderReason, readServiceEnv, refusePlaceholderSecrets } from './env';
 
 const schema = z.object({ ...baseEnvShape, SECRET: z.string().min(8, 'must be at least 8 characters') });
 
@@ -79,5 +79,30 @@ describe('placeholderReason and refusePlaceholderSecrets', () => {
       expect.stringMatching(/^ {2}A_KEY: looks like a placeholder \(contains "change-me"\); use a random value of 32\+ characters/),
       expect.stringMatching(/^ {2}B_SECRET: is shorter than 32 characters; /),
     ]);
+  });
+});
+
+describe('readServiceEnv', () => {
+  const service = z.object({ ...baseEnvShape, TOKEN: z.string().optional(), KEY: z.string().optional() });
+  const secrets = { devDefaults: { TOKEN: 'development-token' }, checked: ['TOKEN', 'KEY'] };
+
+  it('gives the base settings, fills a missing secret with its development default outside production and lists it', () => {
+    const read = readServiceEnv(service, { PORT: '8081', LOG_LEVEL: 'warn' }, secrets);
+    expect({ base: read.base, values: read.values, defaultsUsed: read.defaultsUsed }).toEqual({
+      base: { production: false, port: 8081, logLevel: 'warn' },
+      values: { TOKEN: 'development-token' },
+      defaultsUsed: ['TOKEN=development-token'],
+    });
+  });
+
+  it('in production requires the defaulted secrets and refuses a placeholder in any checked one', () => {
+    expect(() => readServiceEnv(service, { NODE_ENV: 'production' }, secrets)).toThrow('TOKEN: is required when NODE_ENV=production');
+    expect(() => readServiceEnv(service, { NODE_ENV: 'production', TOKEN: 'q7Vf2LmX9pR4tZ8wK1nB6yH3cJ5dG0sA', KEY: 'changeme' }, secrets)).toThrow(/KEY: looks like a placeholder/);
+    const read = readServiceEnv(service, { NODE_ENV: 'production', TOKEN: 'q7Vf2LmX9pR4tZ8wK1nB6yH3cJ5dG0sA' }, secrets);
+    expect({ base: read.base, values: read.values, defaultsUsed: read.defaultsUsed }).toEqual({
+      base: { production: true, port: 3000, logLevel: 'info' },
+      values: { TOKEN: 'q7Vf2LmX9pR4tZ8wK1nB6yH3cJ5dG0sA' },
+      defaultsUsed: [],
+    });
   });
 });

@@ -80,3 +80,31 @@ export function refusePlaceholderSecrets(
   });
   if (problems.length) throw new Error(`Invalid configuration (NODE_ENV=production):\n${problems.join('\n')}`);
 }
+
+/** The settings every service's configuration starts with. */
+export interface BaseServiceConfig {
+  production: boolean;
+  port: number;
+  logLevel: string;
+}
+
+type BaseEnv = { NODE_ENV: string; PORT: number; LOG_LEVEL: string };
+
+/**
+ * What every service's `loadConfig` does first: validates the environment against `schema` (built
+ * on baseEnvShape), fills the secrets of `devDefaults` (see secretsOrDevDefaults), refuses a
+ * placeholder in any of `checkedSecrets` in production (see refusePlaceholderSecrets), and gives
+ * the base settings.
+ */
+export function readServiceEnv<S extends z.ZodType<BaseEnv, unknown>, K extends string = never>(
+  schema: S,
+  env: NodeJS.ProcessEnv,
+  secrets: { devDefaults?: Record<K, string>; checked: readonly string[] },
+): { parsed: z.output<S>; base: BaseServiceConfig; values: Record<K, string>; defaultsUsed: string[] } {
+  const parsed = parseEnv(schema, env);
+  const production = parsed.NODE_ENV === 'production';
+  const devDefaults = secrets.devDefaults ?? ({} as Record<K, string>);
+  const { values, defaultsUsed } = secretsOrDevDefaults(parsed as { readonly [P in K]?: string }, devDefaults, production);
+  refusePlaceholderSecrets(parsed as Record<string, unknown>, secrets.checked, production, Object.values(devDefaults));
+  return { parsed, base: { production, port: parsed.PORT, logLevel: parsed.LOG_LEVEL }, values, defaultsUsed };
+}
