@@ -4,13 +4,5 @@ import { articleModel } from '../src/articles/article.model';
 
 /** An articles app on this test file's own database, emptied before each test. */
 export function setupArticlesApp(options: { apiKey?: string } = {}) {
-  const service = useServiceApp((deps) => createApp({ ...deps, apiKey: options.apiKey }));
-  return {
-    get app() {
-      return service.app;
-    },
-    get Article() {
-      return articleModel(service.connection);
-    },
-  };
+  return useServiceApp((deps) => createApp({ ...deps, apiKey: options.apiKey }), { models: { Article: articleModel } });
 }

@@ -1,35 +1,30 @@
-import { crossTenantSweep, securitySweep, snapshotDatabase } from '@lib/testing';
-import { company, person, setupCrmApp, type TestUser } from './setup-app';
+import { crossTenantSweep, securitySweep, withMore } from '@lib/testing';
+import { company, person, setupCrmApp } from './setup-app';
+import { crmSweepTarget } from './sweep-target';
 
 const ctx = setupCrmApp();
-let ann: TestUser;
-const samples: Record<string, string | number> = {};
 const basic = (email: string, key: string) => `Basic ${Buffer.from(`${email}:${key}`).toString('base64')}`;
 
 describe('crm-api security sweep, generated from the route table', () => {
-  securitySweep({
-    get app() {
-      return ctx.app;
-    },
-    credentials: () => ({ Authorization: ann.auth }),
-    snapshot: () => snapshotDatabase(ctx.connection),
-    sample: (name) => samples[name],
-    async seed() {
-      ann = await ctx.user('acme', 'ann@acme.test');
-      const bob = await ctx.as(ann).post('/dev/api/contacts').send(person('Bob', 'bob@acme.test'));
-      Object.assign(samples, { id: bob.body.id, email: 'bob@acme.test' });
-    },
-    isPublic: (route) => !route.path.startsWith('/dev/api'),
-    get wrongCredentials() {
-      return [
-        { Authorization: basic(ann.email, `${ann.apiKey}x`) },
-        { Authorization: basic('nobody@acme.test', ann.apiKey) },
-        { Authorization: `Bearer ${ann.apiKey}` },
-        { Authorization: 'Basic !!!not-base64' },
-        { Authorization: basic(ann.email, '') },
-      ];
-    },
+  const target = crmSweepTarget(ctx, async (ann) => {
+    const bob = await ctx.as(ann).post('/dev/api/contacts').send(person('Bob', 'bob@acme.test'));
+    return { id: bob.body.id, email: 'bob@acme.test' };
   });
+  securitySweep(
+    withMore(target, {
+      isPublic: (route: { path: string }) => !route.path.startsWith('/dev/api'),
+      get wrongCredentials() {
+        const { ann } = target;
+        return [
+          { Authorization: basic(ann.email, `${ann.apiKey}x`) },
+          { Authorization: basic('nobody@acme.test', ann.apiKey) },
+          { Authorization: `Bearer ${ann.apiKey}` },
+          { Authorization: 'Basic !!!not-base64' },
+          { Authorization: basic(ann.email, '') },
+        ];
+      },
+    }),
+  );
 });
 
 describe('crm-api cross-account sweep, generated from the route table', () => {

@@ -1,5 +1,5 @@
 import type { FailedAttemptSettings } from '@lib/http';
-import { useServiceApp } from '@lib/testing';
+import { useServiceApp, withMore } from '@lib/testing';
 import request from 'supertest';
 import { accountModel } from '../src/accounts/account.model';
 import { accountService } from '../src/accounts/account.service';
@@ -27,24 +27,10 @@ export function setupCrmApp(options: { contactLimit?: number; monitorCommands?: 
   const authLimit = options.authLimit ?? { maxFailures: 100_000, windowMs: 60_000 };
   const service = useServiceApp((deps) => createApp({ ...deps, contactLimit: options.contactLimit ?? 1000, cursorSecret: TEST_CURSOR_SECRET, authLimit }), {
     monitorCommands: options.monitorCommands,
+    models: { Contact: contactModel, Account: accountModel, EmailClaim: emailClaimModel },
   });
 
-  const ctx = {
-    get app() {
-      return service.app;
-    },
-    get connection() {
-      return service.connection;
-    },
-    get Contact() {
-      return contactModel(service.connection);
-    },
-    get Account() {
-      return accountModel(service.connection);
-    },
-    get EmailClaim() {
-      return emailClaimModel(service.connection);
-    },
+  const ctx = withMore(service, {
     accounts: () => accountService(service.connection),
 
     /** A user of the account `domain` (made if new), with a fresh API key. */
@@ -71,7 +57,7 @@ export function setupCrmApp(options: { contactLimit?: number; monitorCommands?: 
         delete: (path: string) => withAuth(agent.delete(path)),
       };
     },
-  };
+  });
   return ctx;
 }
 

@@ -1,4 +1,4 @@
-import { useServiceApp } from '@lib/testing';
+import { useServiceApp, withMore } from '@lib/testing';
 import request from 'supertest';
 import { createApp, type NewsAppConfig } from '../src/app';
 import type { Publisher } from '../src/feeds/feeds-config';
@@ -47,27 +47,12 @@ export function setupNewsApp(options: TestOptions = {}) {
       publishers: feeds && options.publishers ? options.publishers(feeds) : TEST_PUBLISHERS,
       fetchLimits: options.fetchLimits ?? { timeoutMs: 2_000, maxBytes: 256 * 1024 },
     }),
-    { monitorCommands: options.monitorCommands },
+    { monitorCommands: options.monitorCommands, models: { Article: articleModel, Source: sourceModel, User: userModel } },
   );
-  const ctx = {
+  const ctx = withMore(service, {
     get feeds() {
       if (!feeds) throw new Error('this test file configured no publishers');
       return feeds;
-    },
-    get Article() {
-      return articleModel(service.connection);
-    },
-    get Source() {
-      return sourceModel(service.connection);
-    },
-    get app() {
-      return service.app;
-    },
-    get connection() {
-      return service.connection;
-    },
-    get User() {
-      return userModel(service.connection);
     },
     /** Creates a user through POST /users. */
     async createUser(email: string, password = 'password-123', role?: 'user' | 'admin') {
@@ -86,6 +71,6 @@ export function setupNewsApp(options: TestOptions = {}) {
       await ctx.createUser(email, 'password-123', role);
       return ctx.signIn(email);
     },
-  };
+  });
   return ctx;
 }

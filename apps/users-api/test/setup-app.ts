@@ -6,18 +6,8 @@ export const TEST_CURSOR_SECRET = 'test-cursor-secret-0123456789';
 
 /** A users app on this test file's own database, emptied before each test. */
 export function setupUsersApp(options: { apiKey?: string; monitorCommands?: boolean } = {}) {
-  const service = useServiceApp((deps) => createApp({ ...deps, apiKey: options.apiKey, cursorSecret: TEST_CURSOR_SECRET }), {
+  return useServiceApp((deps) => createApp({ ...deps, apiKey: options.apiKey, cursorSecret: TEST_CURSOR_SECRET }), {
     monitorCommands: options.monitorCommands,
+    models: { User: userModel },
   });
-  return {
-    get app() {
-      return service.app;
-    },
-    get connection() {
-      return service.connection;
-    },
-    get User() {
-      return userModel(service.connection);
-    },
-  };
 }

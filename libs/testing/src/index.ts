@@ -2,7 +2,7 @@ export * from './database/test-database';
 export * from './database/command-log';
 export * from './database/snapshot';
 export * from './database/faulty-database';
-export { useServiceApp, type TestServiceApp } from './service-app';
+export { useServiceApp, withMore, type ModelFactories, type ModelGetters, type TestServiceApp } from './service-app';
 export { freePort } from '@lib/services';
 export { hostileInputSweep, type HostileInputOptions } from './sweeps/hostile-input';
 export { securitySweep, type SecuritySweepTarget } from './sweeps/security-sweep';

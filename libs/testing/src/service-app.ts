@@ -9,11 +9,25 @@ export interface TestServiceApp {
   readonly connection: Connection;
 }
 
+/** Model factories (`userModel`…) by the name a test reads them under (`ctx.User`). */
+export type ModelFactories = Record<string, (connection: Connection) => unknown>;
+
+/** A getter per factory, giving the model on the test file's connection. */
+export type ModelGetters<M extends ModelFactories> = { readonly [K in keyof M]: ReturnType<M[K]> };
+
+/** `base` with the properties of `more` added, getters kept as getters (a spread would call them). */
+export function withMore<A extends object, B extends object>(base: A, more: B): A & B {
+  return Object.defineProperties(base, Object.getOwnPropertyDescriptors(more)) as A & B;
+}
+
 /**
  * A service app on the calling test file's own database (indexes created), emptied before each
  * test: what supertest suites run against.
  */
-export function useServiceApp(createApp: (deps: ServiceDeps) => Express, options: { monitorCommands?: boolean } = {}): TestServiceApp {
+export function useServiceApp<M extends ModelFactories = Record<never, never>>(
+  createApp: (deps: ServiceDeps) => Express,
+  options: { monitorCommands?: boolean; models?: M } = {},
+): TestServiceApp & ModelGetters<M> {
   const db = useTestDatabase(options);
   let app: Express | undefined;
   beforeAll(async () => {
@@ -21,7 +35,7 @@ export function useServiceApp(createApp: (deps: ServiceDeps) => Express, options
     await ensureIndexes(db.connection);
   });
   beforeEach(() => db.clear());
-  return {
+  const service: TestServiceApp = {
     get app() {
       if (!app) throw new Error('the app is only available inside tests');
       return app;
@@ -30,4 +44,6 @@ export function useServiceApp(createApp: (deps: ServiceDeps) => Express, options
       return db.connection;
     },
   };
+  const models = Object.entries(options.models ?? {}).map(([name, model]) => [name, { get: () => model(db.connection), enumerable: true }] as const);
+  return Object.defineProperties(service, Object.fromEntries(models)) as TestServiceApp & ModelGetters<M>;
 }
