@@ -14,6 +14,15 @@ describe('service table', () => {
     expect(serviceForHost(undefined, 'localhost')).toBeUndefined();
   });
 
+  it('names each row as CONTRACT.md lists it (port variable, env prefix, database)', () => {
+    expect(SERVICES.map((s) => [s.name, s.subdomain, s.portEnv, s.defaultPort, s.envPrefix, s.database])).toEqual([
+      ['crm-api', 'crm', 'CRM_PORT', 3001, 'CRM', 'crm'],
+      ['articles-api', 'articles', 'ARTICLES_PORT', 3002, 'ARTICLES', 'articles'],
+      ['news-api', 'news', 'NEWS_PORT', 3003, 'NEWS', 'news'],
+      ['users-api', 'users', 'USERS_PORT', 3004, 'USERS', 'users'],
+    ]);
+  });
+
   it('gives every service distinct ports, hosts and databases', () => {
     for (const key of ['name', 'subdomain', 'defaultPort', 'database', 'portEnv'] as const) {
       expect(new Set(SERVICES.map((s) => s[key])).size).toBe(SERVICES.length);

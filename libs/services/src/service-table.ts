@@ -15,11 +15,21 @@ export interface ServiceEntry {
   database: string;
 }
 
+/** A row named by the table's convention: `<SUBDOMAIN>_PORT`, env prefix and database from the subdomain. */
+export const serviceEntry = (name: string, subdomain: string, defaultPort: number): ServiceEntry => ({
+  name,
+  subdomain,
+  portEnv: `${subdomain.toUpperCase()}_PORT`,
+  defaultPort,
+  envPrefix: subdomain.toUpperCase(),
+  database: subdomain,
+});
+
 export const SERVICES: readonly ServiceEntry[] = [
-  { name: 'crm-api', subdomain: 'crm', portEnv: 'CRM_PORT', defaultPort: 3001, envPrefix: 'CRM', database: 'crm' },
-  { name: 'articles-api', subdomain: 'articles', portEnv: 'ARTICLES_PORT', defaultPort: 3002, envPrefix: 'ARTICLES', database: 'articles' },
-  { name: 'news-api', subdomain: 'news', portEnv: 'NEWS_PORT', defaultPort: 3003, envPrefix: 'NEWS', database: 'news' },
-  { name: 'users-api', subdomain: 'users', portEnv: 'USERS_PORT', defaultPort: 3004, envPrefix: 'USERS', database: 'users' },
+  serviceEntry('crm-api', 'crm', 3001),
+  serviceEntry('articles-api', 'articles', 3002),
+  serviceEntry('news-api', 'news', 3003),
+  serviceEntry('users-api', 'users', 3004),
 ];
 
 /**

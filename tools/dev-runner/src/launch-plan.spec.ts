@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { SERVICES, SERVICE_NODE_FLAGS, type ServiceEntry } from '@lib/services';
+import { SERVICES, SERVICE_NODE_FLAGS, serviceEntry } from '@lib/services';
 import { planLaunch, summaryLines } from './launch-plan';
 
 const root = '/repo';
@@ -7,16 +7,8 @@ const built = (...relative: string[]) => {
   const files = new Set(relative.map((r) => path.join(root, r)));
   return (file: string) => files.has(file);
 };
-const row = (name: string, subdomain: string, defaultPort: number): ServiceEntry => ({
-  name,
-  subdomain,
-  defaultPort,
-  portEnv: `${subdomain.toUpperCase()}_PORT`,
-  envPrefix: subdomain.toUpperCase(),
-  database: subdomain,
-});
 // Its own table, so the tests hold while the real one grows.
-const services = [row('articles-api', 'articles', 3002), row('users-api', 'users', 3004)];
+const services = [serviceEntry('articles-api', 'articles', 3002), serviceEntry('users-api', 'users', 3004)];
 const projects = services.map((s) => `apps/${s.name}/project.json`);
 const everything = built(...projects, ...services.map((s) => `dist/apps/${s.name}/main.js`), 'dist/tools/gateway/main.js');
 
@@ -64,7 +56,7 @@ describe('planLaunch', () => {
   });
 
   it('skips a listed service whose project does not exist yet, and runs the others', () => {
-    const withNews = [...services, row('news-api', 'news', 3003)];
+    const withNews = [...services, serviceEntry('news-api', 'news', 3003)];
     const plan = planLaunch({ root, env: {}, services: withNews, exists: everything });
     expect(plan.apps.map((a) => a.name)).toEqual(['articles-api', 'users-api']);
     expect(plan.services.map((s) => s.name)).toEqual(['articles-api', 'users-api']);

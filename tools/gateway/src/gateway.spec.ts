@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { PROBE_PATH_SPELLINGS, ROUTED_PATHS, type ServiceEntry } from '@lib/services';
+import { PROBE_PATH_SPELLINGS, ROUTED_PATHS, serviceEntry } from '@lib/services';
 import supertest from 'supertest';
 import { createGateway, type AccessLine } from './gateway';
 
@@ -39,14 +39,6 @@ function rejectAfter(ms: number, message: string): Promise<never> {
 
 const close = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
 
-const row = (name: string, subdomain: string, defaultPort: number): ServiceEntry => ({
-  name,
-  subdomain,
-  defaultPort,
-  portEnv: `${subdomain.toUpperCase()}_PORT`,
-  envPrefix: subdomain.toUpperCase(),
-  database: subdomain,
-});
 
 describe('gateway', () => {
   const articles = echoServer('articles');
@@ -67,7 +59,7 @@ describe('gateway', () => {
     ports.set('news-api', unusedPort);
 
     gateway = createGateway({
-      services: [row('articles-api', 'articles', 1), row('users-api', 'users', 2), row('news-api', 'news', 3)],
+      services: [serviceEntry('articles-api', 'articles', 1), serviceEntry('users-api', 'users', 2), serviceEntry('news-api', 'news', 3)],
       domain: 'localhost',
       resolveTarget: (service) => `http://127.0.0.1:${ports.get(service.name) ?? 0}`,
       onProxyError: (service, err) => errors.push(`${service.name}:${err.code}`),
