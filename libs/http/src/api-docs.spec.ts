@@ -1,15 +1,13 @@
-import type { ErrorDescription } from '@lib/errors';
 import { defineRoute } from '@lib/routing';
 import { z } from '@lib/validation';
-import pino from 'pino';
 import request from 'supertest';
 import { DOCS_ASSETS, DOCS_CSP } from './api-docs';
 import { buildServiceApp } from './build-app';
+import { testAppOptions } from './test-app.fixture';
 import { createLifecycle } from './lifecycle';
 
 const lifecycle = createLifecycle();
-const app = buildServiceApp({
-  logger: pino({ level: 'silent' }),
+const app = buildServiceApp(testAppOptions({
   routes: [
     defineRoute({
       method: 'get',
@@ -21,10 +19,8 @@ const app = buildServiceApp({
     }),
   ],
   openapi: { title: 'Items <&> API', version: '1.0.0' },
-  errorFormat: (e: ErrorDescription) => ({ error: { code: e.code } }),
-  isReady: async () => true,
   lifecycle,
-});
+}));
 
 const assetUrls = (html: string) => [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
 
@@ -66,14 +62,7 @@ describe('GET /docs', () => {
 
   it('is served while the service is still starting (it needs no database)', async () => {
     const starting = { ...createLifecycle(), starting: true };
-    const notReady = buildServiceApp({
-      logger: pino({ level: 'silent' }),
-      routes: [],
-      openapi: { title: 'Starting', version: '1.0.0' },
-      errorFormat: (e: ErrorDescription) => ({ error: { code: e.code } }),
-      isReady: async () => false,
-      lifecycle: starting,
-    });
+    const notReady = buildServiceApp(testAppOptions({ routes: [], openapi: { title: 'Starting', version: '1.0.0' }, isReady: async () => false, lifecycle: starting }));
     expect((await request(notReady).get('/docs')).status).toBe(200);
   });
 });

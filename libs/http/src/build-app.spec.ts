@@ -1,58 +1,25 @@
 import type { ErrorDescription } from '@lib/errors';
 import { defineRoute } from '@lib/routing';
-import { pathId, z } from '@lib/validation';
+import { z } from '@lib/validation';
 import pino from 'pino';
 import request from 'supertest';
 import { buildServiceApp } from './build-app';
+import { addItem, getItem, testAppOptions } from './test-app.fixture';
 import { createLifecycle } from './lifecycle';
 
-const items = [defineRoute({
-  method: 'get',
-  path: '/items/:id',
-  auth: 'public',
-  summary: 'One item',
-  request: { params: z.strictObject({ id: pathId }) },
-  responses: { 200: { description: 'The item', schema: z.object({ id: z.number() }) } },
-  handler: ({ params }, res) => {
-    res.json({ id: params.id });
-  },
-}), defineRoute({
-  method: 'post',
-  path: '/items',
-  auth: 'public',
-  summary: 'Add an item',
-  request: { body: z.strictObject({ name: z.string() }) },
-  responses: { 201: { description: 'Added' } },
-  handler: ({ body }, res) => {
-    res.status(201).json(body);
-  },
-})];
+const items = [getItem, addItem];
 
 function build(isReady = jest.fn(async () => true)) {
   const lifecycle = createLifecycle();
-  const app = buildServiceApp({
-    logger: pino({ level: 'silent' }),
-    routes: items,
-    openapi: { title: 'Items', version: '1.0.0' },
-    errorFormat: (e: ErrorDescription) => ({ error: { code: e.code, message: e.message } }),
-    isReady,
-    lifecycle,
-    bodyLimit: '1kb',
-  });
+  const app = buildServiceApp(
+    testAppOptions({ routes: items, errorFormat: (e: ErrorDescription) => ({ error: { code: e.code, message: e.message } }), isReady, lifecycle, bodyLimit: '1kb' }),
+  );
   return { app, lifecycle, isReady };
 }
 
 describe('buildServiceApp', () => {
   it('sets the configured response headers on every response, errors included', async () => {
-    const app = buildServiceApp({
-      logger: pino({ level: 'silent' }),
-      routes: items,
-      openapi: { title: 'Items', version: '1.0.0' },
-      errorFormat: (e: ErrorDescription) => ({ error: { code: e.code } }),
-      isReady: async () => true,
-      lifecycle: createLifecycle(),
-      responseHeaders: { 'X-API-Version': '2.3.4' },
-    });
+    const app = buildServiceApp(testAppOptions({ routes: items, responseHeaders: { 'X-API-Version': '2.3.4' } }));
     for (const path of ['/items/1', '/nope', '/healthz']) {
       expect((await request(app).get(path)).headers['x-api-version']).toBe('2.3.4');
     }
@@ -179,17 +146,10 @@ describe('per-route body limits', () => {
       res.status(201).json(body);
     },
   });
-  const options = {
-    logger: pino({ level: 'silent' }),
-    openapi: { title: 'Items', version: '1.0.0' },
-    errorFormat: (e: ErrorDescription) => ({ error: { code: e.code } }),
-    isReady: async () => true,
-    lifecycle: createLifecycle(),
-    bodyLimit: '1kb',
-  };
+  const options = { bodyLimit: '1kb' };
 
   it('a route with its own limit refuses a larger body with 413; other routes keep the app limit', async () => {
-    const app = buildServiceApp({ ...options, routes: [...items, small] });
+    const app = buildServiceApp(testAppOptions({ ...options, routes: [...items, small] }));
     const name = 'x'.repeat(200);
     expect((await request(app).post('/small').send({ name: 'ok' })).status).toBe(201);
     const refused = await request(app).post('/small').send({ name });
@@ -200,6 +160,6 @@ describe('per-route body limits', () => {
 
   it('a route limit above the app limit is a start-up error', () => {
     const large = { ...small, request: { ...small.request, bodyLimit: '2kb' } };
-    expect(() => buildServiceApp({ ...options, routes: [large] })).toThrow(/exceeds the app's/);
+    expect(() => buildServiceApp(testAppOptions({ ...options, routes: [large] }))).toThrow(/exceeds the app's/);
   });
 });

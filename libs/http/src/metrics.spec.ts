@@ -1,35 +1,10 @@
-import type { ErrorDescription } from '@lib/errors';
-import { defineRoute } from '@lib/routing';
-import { pathId, z } from '@lib/validation';
-import pino from 'pino';
 import request from 'supertest';
 import { buildServiceApp } from './build-app';
+import { getItem, testAppOptions } from './test-app.fixture';
 import { heavyRequestGate } from './heavy-request-gate';
-import { createLifecycle } from './lifecycle';
 import { collectProcessMetrics, metricsRegistry } from './metrics';
 
-const items = [
-  defineRoute({
-    method: 'get',
-    path: '/items/:id',
-    auth: 'public',
-    summary: 'One item',
-    request: { params: z.strictObject({ id: pathId }) },
-    responses: { 200: { description: 'The item', schema: z.object({ id: z.number() }) } },
-    handler: ({ params }, res) => {
-      res.json({ id: params.id });
-    },
-  }),
-];
-
-const app = buildServiceApp({
-  logger: pino({ level: 'silent' }),
-  routes: items,
-  openapi: { title: 'Items', version: '1.0.0' },
-  errorFormat: (e: ErrorDescription) => ({ error: { code: e.code } }),
-  isReady: async () => true,
-  lifecycle: createLifecycle(),
-});
+const app = buildServiceApp(testAppOptions({ routes: [getItem] }));
 
 /** The samples of `/metrics` as `name{labels}` → value. */
 async function scrape(): Promise<Map<string, number>> {

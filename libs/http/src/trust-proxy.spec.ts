@@ -1,9 +1,8 @@
 import { defineRoute } from '@lib/routing';
 import { z } from '@lib/validation';
-import pino from 'pino';
 import request from 'supertest';
 import { buildServiceApp } from './build-app';
-import { createLifecycle } from './lifecycle';
+import { testAppOptions } from './test-app.fixture';
 import { trustOneProxyHop } from './trust-proxy';
 
 describe('trustOneProxyHop', () => {
@@ -26,8 +25,7 @@ describe('trustOneProxyHop', () => {
 });
 
 describe('the client address of a service app (req.ip)', () => {
-  const app = buildServiceApp({
-    logger: pino({ level: 'silent' }),
+  const app = buildServiceApp(testAppOptions({
     routes: [
       defineRoute({
         method: 'get',
@@ -39,10 +37,7 @@ describe('the client address of a service app (req.ip)', () => {
       }),
     ],
     openapi: { title: 'Ip', version: '1.0.0' },
-    errorFormat: (e) => ({ error: { code: e.code } }),
-    isReady: async () => true,
-    lifecycle: createLifecycle(),
-  });
+  }));
   const ipWith = async (forwardedFor?: string) => {
     const req = request(app).get('/ip');
     if (forwardedFor !== undefined) req.set('X-Forwarded-For', forwardedFor);
