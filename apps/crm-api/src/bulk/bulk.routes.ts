@@ -1,6 +1,5 @@
 import type { AnyRoute } from '@lib/routing';
 import { defineRoute } from '../define-route';
-import { currentUser } from '../auth/basic-auth';
 import { commonErrors } from '../http/errors.outputs';
 import { sendNoContent } from '../http/reply';
 import { bulkForm, bulkQuery, MAX_BULK_IDS } from './bulk.schemas';
@@ -19,8 +18,8 @@ export function bulkRoutes(bulk: BulkService): AnyRoute[] {
       tags: ['contacts'],
       request: { query: bulkQuery, body: bulkForm, bodyTypes: ['form', 'json'] },
       responses: { 204: { description: 'Done' }, ...commonErrors },
-      handler: async ({ query, body, req }, res) => {
-        await bulk.run(currentUser(req).account, query.action_type, body, query.owner);
+      handler: async ({ query, body, user }, res) => {
+        await bulk.run(user.account, query.action_type, body, query.owner);
         sendNoContent(res);
       },
     }),

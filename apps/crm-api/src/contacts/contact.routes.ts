@@ -6,7 +6,7 @@ import { z } from '@lib/validation';
 import type { Request, Response } from 'express';
 import type { AccountService } from '../accounts/account.service';
 import { userView } from '../accounts/user.view';
-import { currentUser } from '../auth/basic-auth';
+import type { DomainUserDoc } from '../accounts/domain-user.model';
 import { commonErrors, limitError, noContent, notFoundError } from '../http/errors.outputs';
 import { shapePage, type Page } from '../paging';
 import { reply, sendNoContent } from '../http/reply';
@@ -49,15 +49,13 @@ function assertEmail(email: string, field: string): void {
 }
 
 export function contactRoutes(contacts: ContactService, accounts: AccountService, present: ContactPresenter): AnyRoute[] {
-  const account = (req: Request) => currentUser(req).account;
-
   async function sendOne(req: Request, res: Response, doc: ContactDoc) {
     reply(req, res, await present.one(doc), XML_NAMES.contact);
   }
 
   /** A contact just created by the caller: its owner is the caller, already in hand from authentication (no owner lookup). */
-  function sendCreated(req: Request, res: Response, doc: ContactDoc) {
-    reply(req, res, contactView(doc, userView(currentUser(req))), XML_NAMES.contact);
+  function sendCreated(req: Request, res: Response, doc: ContactDoc, owner: DomainUserDoc) {
+    reply(req, res, contactView(doc, userView(owner)), XML_NAMES.contact);
   }
 
   async function sendPage(req: Request, res: Response, result: Page<ContactDoc>, fallback: 'json' | 'xml' = 'json') {
@@ -75,7 +73,7 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       tags: TAGS,
       request: { query: sortedListQuery },
       responses: { 200: page, 204: noContent, ...commonErrors },
-      handler: async ({ query, req }, res) => sendPage(req, res, await contacts.list(account(req), query), 'xml'),
+      handler: async ({ query, user, req }, res) => sendPage(req, res, await contacts.list(user.account, query), 'xml'),
     }),
     defineRoute({
       method: 'get',
@@ -84,7 +82,7 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       summary: 'Number of contacts and companies of the account',
       tags: TAGS,
       responses: { 200: { description: 'The count', schema: z.object({ count: z.number().int() }) }, 401: commonErrors[401] },
-      handler: async ({ req }, res) => reply(req, res, { count: await contacts.count(account(req)) }, XML_NAMES.result),
+      handler: async ({ user, req }, res) => reply(req, res, { count: await contacts.count(user.account) }, XML_NAMES.result),
     }),
     defineRoute({
       method: 'get',
@@ -94,9 +92,9 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       tags: TAGS,
       request: { params: emailParams },
       responses: { 200: one, 204: { description: 'No contact has this email' }, ...commonErrors },
-      handler: async ({ params, req }, res) => {
+      handler: async ({ params, user, req }, res) => {
         assertEmail(params.email, 'email');
-        const doc = await contacts.findByEmail(account(req), params.email);
+        const doc = await contacts.findByEmail(user.account, params.email);
         return doc ? sendOne(req, res, doc) : sendNoContent(res);
       },
     }),
@@ -108,8 +106,8 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       tags: TAGS,
       request: { params: phoneParams },
       responses: { 200: one, 204: { description: 'No contact has this phone number' }, ...commonErrors },
-      handler: async ({ params, req }, res) => {
-        const doc = await contacts.findByPhone(account(req), params.phone);
+      handler: async ({ params, user, req }, res) => {
+        const doc = await contacts.findByPhone(user.account, params.phone);
         return doc ? sendOne(req, res, doc) : sendNoContent(res);
       },
     }),
@@ -121,9 +119,9 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       tags: TAGS,
       request: { body: searchEmailsForm, bodyTypes: ['form', 'json'], bodyLimit: SMALL_BODY.emails },
       responses: { 200: { description: 'The matching contacts, or {} when none match', schema: z.union([z.array(contactOutput), z.object({})]) }, ...commonErrors },
-      handler: async ({ body, req }, res) => {
+      handler: async ({ body, user, req }, res) => {
         body.email_ids.forEach((email, i) => assertEmail(email, `email_ids[${i}]`));
-        const docs = await contacts.findByEmails(account(req), body.email_ids);
+        const docs = await contacts.findByEmails(user.account, body.email_ids);
         if (docs.length === 0) return reply(req, res, {}, XML_NAMES.contacts);
         reply(req, res, await present.many(docs), LIST_XML);
       },
@@ -136,8 +134,8 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       tags: TAGS,
       request: { body: tagsForm, bodyTypes: ['form', 'json'], bodyLimit: SMALL_BODY.fields },
       responses: { 204: { description: 'Tags added' }, ...commonErrors },
-      handler: async ({ body, req }, res) => {
-        await contacts.addTags(await contacts.requireByEmail(account(req), body.email), body.tags);
+      handler: async ({ body, user }, res) => {
+        await contacts.addTags(await contacts.requireByEmail(user.account, body.email), body.tags);
         sendNoContent(res);
       },
     }),
@@ -149,8 +147,8 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       tags: TAGS,
       request: { body: tagsForm, bodyTypes: ['form', 'json'], bodyLimit: SMALL_BODY.fields },
       responses: { 204: { description: 'Tags removed' }, ...commonErrors },
-      handler: async ({ body, req }, res) => {
-        await contacts.removeTags(await contacts.requireByEmail(account(req), body.email), body.tags);
+      handler: async ({ body, user }, res) => {
+        await contacts.removeTags(await contacts.requireByEmail(user.account, body.email), body.tags);
         sendNoContent(res);
       },
     }),
@@ -162,8 +160,8 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       tags: TAGS,
       request: { body: scoreForm, bodyTypes: ['form', 'json'], bodyLimit: SMALL_BODY.fields },
       responses: { 200: one, ...commonErrors },
-      handler: async ({ body, req }, res) => {
-        const doc = await contacts.requireByEmail(account(req), body.email);
+      handler: async ({ body, user, req }, res) => {
+        const doc = await contacts.requireByEmail(user.account, body.email);
         await contacts.addScore(doc, body.score);
         await sendOne(req, res, await contacts.reload(doc.account, doc._id));
       },
@@ -176,8 +174,8 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       tags: TAGS,
       request: { query: emailQuery, body: xmlRoot(addPropertyInput, 'contactField'), bodyLimit: SMALL_BODY.properties },
       responses: { 200: one, ...commonErrors },
-      handler: async ({ query, body, req }, res) => {
-        const doc = await contacts.requireByEmail(account(req), query.email);
+      handler: async ({ query, body, user, req }, res) => {
+        const doc = await contacts.requireByEmail(user.account, query.email);
         await sendOne(req, res, await contacts.upsertProperties(doc.account, doc._id, [body]));
       },
     }),
@@ -189,10 +187,10 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       tags: TAGS,
       request: { body: changeOwnerForm, bodyTypes: ['form', 'json'], bodyLimit: SMALL_BODY.fields },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
-      handler: async ({ body, req }, res) => {
-        const owner = await accounts.findUser(account(req), body.owner_email);
+      handler: async ({ body, user, req }, res) => {
+        const owner = await accounts.findUser(user.account, body.owner_email);
         if (!owner) throw validationFailed([{ field: 'owner_email', message: `User with email ${body.owner_email} does not exist` }]);
-        await sendOne(req, res, await contacts.changeOwner(account(req), body.contact_id, owner));
+        await sendOne(req, res, await contacts.changeOwner(user.account, body.contact_id, owner));
       },
     }),
     defineRoute({
@@ -203,7 +201,7 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       tags: TAGS,
       request: { body: editPropertiesInput, bodyLimit: SMALL_BODY.properties },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
-      handler: async ({ body, req }, res) => sendOne(req, res, await contacts.upsertProperties(account(req), body.id, body.properties)),
+      handler: async ({ body, user, req }, res) => sendOne(req, res, await contacts.upsertProperties(user.account, body.id, body.properties)),
     }),
     defineRoute({
       method: 'put',
@@ -213,9 +211,9 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       tags: TAGS,
       request: { body: editTagsInput, bodyLimit: SMALL_BODY.fields },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
-      handler: async ({ body, req }, res) => {
-        await contacts.addTags(await contacts.reload(account(req), body.id), body.tags);
-        await sendOne(req, res, await contacts.reload(account(req), body.id));
+      handler: async ({ body, user, req }, res) => {
+        await contacts.addTags(await contacts.reload(user.account, body.id), body.tags);
+        await sendOne(req, res, await contacts.reload(user.account, body.id));
       },
     }),
     defineRoute({
@@ -226,9 +224,9 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       tags: TAGS,
       request: { body: editTagsInput, bodyLimit: SMALL_BODY.fields },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
-      handler: async ({ body, req }, res) => {
-        await contacts.removeTags(await contacts.reload(account(req), body.id), body.tags);
-        await sendOne(req, res, await contacts.reload(account(req), body.id));
+      handler: async ({ body, user, req }, res) => {
+        await contacts.removeTags(await contacts.reload(user.account, body.id), body.tags);
+        await sendOne(req, res, await contacts.reload(user.account, body.id));
       },
     }),
     defineRoute({
@@ -239,7 +237,7 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       tags: TAGS,
       request: { body: leadScoreInput, bodyLimit: SMALL_BODY.fields },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
-      handler: async ({ body, req }, res) => sendOne(req, res, await contacts.setNumber(account(req), body.id, 'lead_score', body.lead_score)),
+      handler: async ({ body, user, req }, res) => sendOne(req, res, await contacts.setNumber(user.account, body.id, 'lead_score', body.lead_score)),
     }),
     defineRoute({
       method: 'put',
@@ -249,7 +247,7 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       tags: TAGS,
       request: { body: starInput, bodyLimit: SMALL_BODY.fields },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
-      handler: async ({ body, req }, res) => sendOne(req, res, await contacts.setNumber(account(req), body.id, 'star_value', body.star_value)),
+      handler: async ({ body, user, req }, res) => sendOne(req, res, await contacts.setNumber(user.account, body.id, 'star_value', body.star_value)),
     }),
     defineRoute({
       method: 'post',
@@ -259,7 +257,7 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       tags: TAGS,
       request: { body: companiesForm, bodyTypes: ['form', 'json'], bodyLimit: SMALL_BODY.fields },
       responses: { 200: page, 204: noContent, ...commonErrors },
-      handler: async ({ body, req }, res) => sendPage(req, res, await contacts.list(account(req), body, { type: 'COMPANY' })),
+      handler: async ({ body, user, req }, res) => sendPage(req, res, await contacts.list(user.account, body, { type: 'COMPANY' })),
     }),
     defineRoute({
       method: 'get',
@@ -269,8 +267,8 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       tags: TAGS,
       request: { params: companyParams, query: listQuery },
       responses: { 200: page, 204: noContent, ...commonErrors },
-      handler: async ({ params, query, req }, res) =>
-        sendPage(req, res, await contacts.list(account(req), query, { type: 'PERSON', contact_company_id: params.companyId })),
+      handler: async ({ params, query, user, req }, res) =>
+        sendPage(req, res, await contacts.list(user.account, query, { type: 'PERSON', contact_company_id: params.companyId })),
     }),
     defineRoute({
       method: 'get',
@@ -280,9 +278,9 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       tags: TAGS,
       request: { query: searchQuery },
       responses: { 200: page, 204: noContent, ...commonErrors },
-      handler: async ({ query, req }, res) => {
+      handler: async ({ query, user, req }, res) => {
         const { q, type, ...params } = query;
-        sendPage(req, res, await contacts.search(account(req), q, type, params));
+        sendPage(req, res, await contacts.search(user.account, q, type, params));
       },
     }),
     defineRoute({
@@ -293,8 +291,8 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       tags: TAGS,
       request: { params: idParams },
       responses: { 200: one, 204: { description: 'No contact with that id' }, ...commonErrors },
-      handler: async ({ params, req }, res) => {
-        const doc = await contacts.get(account(req), params.id);
+      handler: async ({ params, user, req }, res) => {
+        const doc = await contacts.get(user.account, params.id);
         return doc ? sendOne(req, res, doc) : sendNoContent(res);
       },
     }),
@@ -306,9 +304,9 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       tags: TAGS,
       request: { body: xmlRoot(contactInput, XML_NAMES.contact.root) },
       responses: { 200: one, ...commonErrors, 406: limitError },
-      handler: async ({ body, req }, res) => {
+      handler: async ({ body, user, req }, res) => {
         if (body.id !== undefined) throw validationFailed([{ field: 'id', message: 'must not be sent when creating; use PUT to update' }]);
-        sendCreated(req, res, await contacts.create(currentUser(req), body));
+        sendCreated(req, res, await contacts.create(user, body), user);
       },
     }),
     defineRoute({
@@ -319,9 +317,9 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       tags: TAGS,
       request: { body: xmlRoot(contactInput, XML_NAMES.contact.root) },
       responses: { 200: one, 404: notFoundError, ...commonErrors, 406: limitError },
-      handler: async ({ body, req }, res) => {
-        if (body.id === undefined) return sendCreated(req, res, await contacts.create(currentUser(req), body));
-        await sendOne(req, res, await contacts.update(account(req), body.id, body));
+      handler: async ({ body, user, req }, res) => {
+        if (body.id === undefined) return sendCreated(req, res, await contacts.create(user, body), user);
+        await sendOne(req, res, await contacts.update(user.account, body.id, body));
       },
     }),
     defineRoute({
@@ -332,8 +330,8 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       tags: TAGS,
       request: { params: idParams },
       responses: { 204: { description: 'Deleted (or there was no such contact)' }, ...commonErrors },
-      handler: async ({ params, req }, res) => {
-        await contacts.remove(account(req), params.id);
+      handler: async ({ params, user }, res) => {
+        await contacts.remove(user.account, params.id);
         sendNoContent(res);
       },
     }),

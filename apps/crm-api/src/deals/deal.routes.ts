@@ -4,7 +4,6 @@ import { negotiate } from '@lib/http';
 import { xmlRoot, xmlList, type AnyRoute } from '@lib/routing';
 import { defineRoute } from '../define-route';
 import type { Request, Response } from 'express';
-import { currentUser } from '../auth/basic-auth';
 import { isEmail } from '../contacts/contact-rules';
 import type { ContactService } from '../contacts/contact.service';
 import { commonErrors, notFoundError } from '../http/errors.outputs';
@@ -32,8 +31,6 @@ const byMilestone = {
 const deleted = { description: 'The ids that were deleted (ids of no deal of the account are ignored)', schema: deletedOutput };
 
 export function dealRoutes(deals: DealService, tracks: TrackService, contacts: ContactService, present: DealPresenter): AnyRoute[] {
-  const account = (req: Request) => currentUser(req).account;
-
   async function sendOne(req: Request, res: Response, doc: DealDoc) {
     reply(req, res, await present.one(doc), XML_NAMES.deal);
   }
@@ -65,7 +62,7 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
       tags: TAGS,
       request: { query: listQuery },
       responses: { 200: page, ...commonErrors },
-      handler: async ({ query, req }, res) => sendPage(req, res, await deals.list(account(req), query)),
+      handler: async ({ query, user, req }, res) => sendPage(req, res, await deals.list(user.account, query)),
     }),
     defineRoute({
       method: 'get',
@@ -75,7 +72,7 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
       tags: TAGS,
       heavy: true,
       responses: { 200: byMilestone, 401: commonErrors[401] },
-      handler: async ({ req }, res) => sendByMilestone(req, res, await tracks.defaultTrack(account(req))),
+      handler: async ({ user, req }, res) => sendByMilestone(req, res, await tracks.defaultTrack(user.account)),
     }),
     defineRoute({
       method: 'get',
@@ -86,7 +83,7 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
       heavy: true,
       request: { query: byPipelineQuery },
       responses: { 200: byMilestone, ...commonErrors },
-      handler: async ({ query, req }, res) => sendByMilestone(req, res, await tracks.resolve(account(req), query.pipeline_id)),
+      handler: async ({ query, user, req }, res) => sendByMilestone(req, res, await tracks.resolve(user.account, query.pipeline_id)),
     }),
     defineRoute({
       method: 'get',
@@ -96,10 +93,10 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
       tags: TAGS,
       request: { query: basedQuery },
       responses: { 200: page, ...commonErrors },
-      handler: async ({ query, req }, res) => {
+      handler: async ({ query, user, req }, res) => {
         const { pipeline_id, ...params } = query;
-        const track = pipeline_id === 1 ? undefined : await tracks.resolve(account(req), pipeline_id);
-        sendPage(req, res, await deals.list(account(req), params, track?._id));
+        const track = pipeline_id === 1 ? undefined : await tracks.resolve(user.account, pipeline_id);
+        sendPage(req, res, await deals.list(user.account, params, track?._id));
       },
     }),
     defineRoute({
@@ -110,7 +107,7 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
       tags: TAGS,
       responses: { 200: page, ...commonErrors },
       request: { query: wholeListQuery },
-      handler: async ({ query, req }, res) => sendPage(req, res, await deals.ofOwner(account(req), currentUser(req)._id, query)),
+      handler: async ({ query, user, req }, res) => sendPage(req, res, await deals.ofOwner(user.account, user._id, query)),
     }),
     defineRoute({
       method: 'get',
@@ -121,7 +118,7 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
       tags: TAGS,
       request: { params: contactDealsParams, query: wholeListQuery },
       responses: { 200: page, ...commonErrors },
-      handler: async ({ params, query, req }, res) => sendPage(req, res, await deals.ofContact(account(req), params.id, query)),
+      handler: async ({ params, query, user, req }, res) => sendPage(req, res, await deals.ofContact(user.account, params.id, query)),
     }),
     defineRoute({
       method: 'post',
@@ -132,7 +129,7 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
       tags: TAGS,
       request: { body: bulkInput, bodyTypes: ['json', 'form'], bodyLimit: SMALL_BODY.ids },
       responses: { 200: deleted, ...commonErrors },
-      handler: async ({ body, req }, res) => reply(req, res, { deleted: await deals.removeMany(account(req), body.ids) }, XML_NAMES.result),
+      handler: async ({ body, user, req }, res) => reply(req, res, { deleted: await deals.removeMany(user.account, body.ids) }, XML_NAMES.result),
     }),
     defineRoute({
       method: 'put',
@@ -142,7 +139,7 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
       tags: TAGS,
       request: { body: dealPatch },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
-      handler: async ({ body, req }, res) => sendOne(req, res, await deals.patch(account(req), body)),
+      handler: async ({ body, user, req }, res) => sendOne(req, res, await deals.patch(user.account, body)),
     }),
     defineRoute({
       method: 'post',
@@ -153,11 +150,11 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
       tags: TAGS,
       request: { params: emailParams, body: dealInput },
       responses: { 200: one, ...commonErrors },
-      handler: async ({ params, body, req }, res) => {
+      handler: async ({ params, body, user, req }, res) => {
         assertNoId(body.id);
         if (!isEmail(params.email)) throw validationFailed([{ field: 'email', message: `${params.email} is not a valid email address` }]);
-        const contact = await contacts.requireByEmail(account(req), params.email);
-        await sendOne(req, res, await deals.create(account(req), body, [contact._id]));
+        const contact = await contacts.requireByEmail(user.account, params.email);
+        await sendOne(req, res, await deals.create(user.account, body, [contact._id]));
       },
     }),
     defineRoute({
@@ -168,8 +165,8 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
       tags: TAGS,
       request: { params: dealParams },
       responses: { 200: one, 204: { description: 'No deal with that id' }, ...commonErrors },
-      handler: async ({ params, req }, res) => {
-        const doc = await deals.get(account(req), params.id);
+      handler: async ({ params, user, req }, res) => {
+        const doc = await deals.get(user.account, params.id);
         return doc ? sendOne(req, res, doc) : sendNoContent(res);
       },
     }),
@@ -181,8 +178,8 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
       tags: TAGS,
       request: { body: dealInput },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
-      handler: async ({ body, req }, res) => {
-        const doc = body.id === undefined ? await deals.create(account(req), body) : await deals.replace(account(req), body.id, body);
+      handler: async ({ body, user, req }, res) => {
+        const doc = body.id === undefined ? await deals.create(user.account, body) : await deals.replace(user.account, body.id, body);
         await sendOne(req, res, doc);
       },
     }),
@@ -195,9 +192,9 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
       tags: TAGS,
       request: { body: dealInput },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
-      handler: async ({ body, req }, res) => {
+      handler: async ({ body, user, req }, res) => {
         if (body.id === undefined) throw validationFailed([{ field: 'id', message: 'is required (POST creates a deal)' }]);
-        await sendOne(req, res, await deals.replace(account(req), body.id, body));
+        await sendOne(req, res, await deals.replace(user.account, body.id, body));
       },
     }),
     defineRoute({
@@ -208,7 +205,7 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
       tags: TAGS,
       request: { params: dealParams },
       responses: { 200: deleted, ...commonErrors },
-      handler: async ({ params, req }, res) => reply(req, res, { deleted: await deals.remove(account(req), params.id) }, XML_NAMES.result),
+      handler: async ({ params, user, req }, res) => reply(req, res, { deleted: await deals.remove(user.account, params.id) }, XML_NAMES.result),
     }),
   ];
 }

@@ -3,7 +3,6 @@ import { validationFailed } from '@lib/errors';
 import { xmlRoot, xmlList, type AnyRoute } from '@lib/routing';
 import { defineRoute } from '../define-route';
 import type { Request, Response } from 'express';
-import { currentUser } from '../auth/basic-auth';
 import { contactsOf, sentContactIds, type ContactLinks } from '../contacts/contact-links';
 import { commonErrors, notFoundError } from '../http/errors.outputs';
 import { shapePage, type Page } from '../paging';
@@ -29,8 +28,6 @@ function changesOf(body: EventInput): EventChanges {
 const contactsField = (body: EventInput) => (body.contacts ? 'contacts' : 'contact_ids');
 
 export function eventRoutes(events: EventService, links: ContactLinks): AnyRoute[] {
-  const account = (req: Request) => currentUser(req).account;
-
   async function views(docs: EventDoc[]) {
     if (docs.length === 0) return [];
     const contacts = await links.views(docs[0].account, docs);
@@ -50,7 +47,7 @@ export function eventRoutes(events: EventService, links: ContactLinks): AnyRoute
       tags: TAGS,
       request: { query: rangeQuery },
       responses: { 200: list, ...commonErrors },
-      handler: async ({ query, req }, res) => sendList(req, res, await events.overlapping(account(req), query)),
+      handler: async ({ query, user, req }, res) => sendList(req, res, await events.overlapping(user.account, query)),
     }),
     defineRoute({
       method: 'get',
@@ -60,7 +57,7 @@ export function eventRoutes(events: EventService, links: ContactLinks): AnyRoute
       tags: TAGS,
       request: { params: contactEventsParams, query: wholeListQuery },
       responses: { 200: list, ...commonErrors },
-      handler: async ({ params, query, req }, res) => sendList(req, res, await events.ofContact(account(req), params.contact_id, query)),
+      handler: async ({ params, query, user, req }, res) => sendList(req, res, await events.ofContact(user.account, params.contact_id, query)),
     }),
     defineRoute({
       method: 'post',
@@ -70,9 +67,9 @@ export function eventRoutes(events: EventService, links: ContactLinks): AnyRoute
       tags: TAGS,
       request: { body: eventInput },
       responses: { 200: one, ...commonErrors },
-      handler: async ({ body, req }, res) => {
+      handler: async ({ body, user, req }, res) => {
         if (body.id !== undefined) throw validationFailed([{ field: 'id', message: 'must not be sent when creating; use PUT /dev/api/events to update' }]);
-        await sendOne(req, res, await events.create(account(req), changesOf(body), contactsField(body)));
+        await sendOne(req, res, await events.create(user.account, changesOf(body), contactsField(body)));
       },
     }),
     defineRoute({
@@ -84,9 +81,9 @@ export function eventRoutes(events: EventService, links: ContactLinks): AnyRoute
       tags: TAGS,
       request: { body: eventInput },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
-      handler: async ({ body, req }, res) => {
+      handler: async ({ body, user, req }, res) => {
         const changes = changesOf(body);
-        const doc = body.id === undefined ? await events.create(account(req), changes, contactsField(body)) : await events.update(account(req), body.id, changes, contactsField(body));
+        const doc = body.id === undefined ? await events.create(user.account, changes, contactsField(body)) : await events.update(user.account, body.id, changes, contactsField(body));
         await sendOne(req, res, doc);
       },
     }),
@@ -98,8 +95,8 @@ export function eventRoutes(events: EventService, links: ContactLinks): AnyRoute
       tags: TAGS,
       request: { params: eventParams },
       responses: { 204: { description: 'Deleted (or there was no such event)' }, ...commonErrors },
-      handler: async ({ params, req }, res) => {
-        await events.remove(account(req), params.id);
+      handler: async ({ params, user }, res) => {
+        await events.remove(user.account, params.id);
         sendNoContent(res);
       },
     }),

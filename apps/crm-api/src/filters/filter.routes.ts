@@ -1,7 +1,6 @@
 import { xmlList, type AnyRoute } from '@lib/routing';
 import { defineRoute } from '../define-route';
 import { z } from '@lib/validation';
-import { currentUser } from '../auth/basic-auth';
 import { contactListOutput } from '../contacts/contact.outputs';
 import type { ContactPresenter } from '../contacts/contact.presenter';
 import { dealPageOutput } from '../deals/deal.outputs';
@@ -34,8 +33,8 @@ export function filterRoutes(filters: FilterService, contacts: ContactPresenter,
         204: noContent,
         ...commonErrors,
       },
-      handler: async ({ body, req }, res) => {
-        const account = currentUser(req).account;
+      handler: async ({ body, user, req }, res) => {
+        const account = user.account;
         const { filterJson, page_size: sent, ...rest } = body;
         const max = filterJson.contact_type === 'OPPORTUNITY' ? PAGE_MAX.deals : PAGE_MAX.contacts;
         if (sent !== undefined && sent > max) throw validationFailed([{ field: 'page_size', message: `must be a whole number from 1 to ${max}` }]);

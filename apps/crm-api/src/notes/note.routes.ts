@@ -3,7 +3,7 @@ import { validationFailed } from '@lib/errors';
 import { xmlRoot, xmlList, type AnyRoute } from '@lib/routing';
 import { defineRoute } from '../define-route';
 import type { Request, Response } from 'express';
-import { currentUser } from '../auth/basic-auth';
+import type { DomainUserDoc } from '../accounts/domain-user.model';
 import { sentContactIds } from '../contacts/contact-links';
 import type { ContactService } from '../contacts/contact.service';
 import { commonErrors, notFoundError } from '../http/errors.outputs';
@@ -29,20 +29,19 @@ function relationsOf(body: Pick<NoteInput, 'contact_ids' | 'contacts' | 'deal_id
 const contactsField = (body: { contacts?: unknown }) => (body.contacts ? 'contacts' : 'contact_ids');
 
 export function noteRoutes(notes: NoteService, contacts: ContactService): AnyRoute[] {
-  const account = (req: Request) => currentUser(req).account;
   const sendOne = (req: Request, res: Response, doc: NoteDoc) => reply(req, res, noteView(doc), XML_NAMES.note);
   const sendList = (req: Request, res: Response, page: Page<NoteDoc>) => reply(req, res, shapePage(page.items.map(noteView), page), XML_NAMES.notes);
 
-  function create(body: NoteInput, req: Request) {
+  function create(body: NoteInput, user: DomainUserDoc) {
     if (body.id !== undefined) throw validationFailed([{ field: 'id', message: 'must not be sent when creating; use PUT /dev/api/notes to update' }]);
-    const fields = { subject: body.subject, description: body.description, contacts: [], deals: [], owner: currentUser(req)._id, ...relationsOf(body) };
-    return notes.create(account(req), fields, contactsField(body));
+    const fields = { subject: body.subject, description: body.description, contacts: [], deals: [], owner: user._id, ...relationsOf(body) };
+    return notes.create(user.account, fields, contactsField(body));
   }
 
-  function update(body: NoteUpdateInput, req: Request) {
+  function update(body: NoteUpdateInput, account: number) {
     const { id, subject, description } = body;
     const changes = { ...(subject !== undefined && { subject }), ...(description !== undefined && { description }), ...relationsOf(body) };
-    return notes.update(account(req), id, changes, contactsField(body));
+    return notes.update(account, id, changes, contactsField(body));
   }
 
   const requireDeals = (body: { deal_ids?: number[] }) => {
@@ -58,7 +57,7 @@ export function noteRoutes(notes: NoteService, contacts: ContactService): AnyRou
       tags: TAGS,
       request: { body: noteInput },
       responses: { 200: one, ...commonErrors },
-      handler: async ({ body, req }, res) => sendOne(req, res, await create(body, req)),
+      handler: async ({ body, user, req }, res) => sendOne(req, res, await create(body, user)),
     }),
     defineRoute({
       method: 'put',
@@ -68,7 +67,7 @@ export function noteRoutes(notes: NoteService, contacts: ContactService): AnyRou
       tags: TAGS,
       request: { body: noteUpdateInput },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
-      handler: async ({ body, req }, res) => sendOne(req, res, await update(body, req)),
+      handler: async ({ body, user, req }, res) => sendOne(req, res, await update(body, user.account)),
     }),
     defineRoute({
       method: 'post',
@@ -79,9 +78,9 @@ export function noteRoutes(notes: NoteService, contacts: ContactService): AnyRou
       tags: TAGS,
       request: { body: noteByEmailForm, bodyTypes: ['form', 'json'], bodyLimit: SMALL_BODY.note },
       responses: { 204: { description: 'Note added' }, ...commonErrors },
-      handler: async ({ body, req }, res) => {
-        const contact = await contacts.requireByEmail(account(req), body.email);
-        await notes.create(account(req), { ...body.note, contacts: [contact._id], deals: [], owner: currentUser(req)._id });
+      handler: async ({ body, user }, res) => {
+        const contact = await contacts.requireByEmail(user.account, body.email);
+        await notes.create(user.account, { ...body.note, contacts: [contact._id], deals: [], owner: user._id });
         sendNoContent(res);
       },
     }),
@@ -93,7 +92,7 @@ export function noteRoutes(notes: NoteService, contacts: ContactService): AnyRou
       tags: TAGS,
       request: { params: contactNotesParams, query: wholeListQuery },
       responses: { 200: list, ...commonErrors },
-      handler: async ({ params, query, req }, res) => sendList(req, res, await notes.ofContact(account(req), params.contact_id, query)),
+      handler: async ({ params, query, user, req }, res) => sendList(req, res, await notes.ofContact(user.account, params.contact_id, query)),
     }),
     defineRoute({
       method: 'delete',
@@ -103,8 +102,8 @@ export function noteRoutes(notes: NoteService, contacts: ContactService): AnyRou
       tags: TAGS,
       request: { params: contactNoteParams },
       responses: { 204: { description: 'Not related any more (also when it was not)' }, ...commonErrors },
-      handler: async ({ params, req }, res) => {
-        await notes.unrelate(account(req), params.contact_id, params.note_id);
+      handler: async ({ params, user }, res) => {
+        await notes.unrelate(user.account, params.contact_id, params.note_id);
         sendNoContent(res);
       },
     }),
@@ -116,7 +115,7 @@ export function noteRoutes(notes: NoteService, contacts: ContactService): AnyRou
       tags: TAGS,
       request: { params: dealNotesParams, query: wholeListQuery },
       responses: { 200: list, ...commonErrors },
-      handler: async ({ params, query, req }, res) => sendList(req, res, await notes.ofDeal(account(req), params.id, query)),
+      handler: async ({ params, query, user, req }, res) => sendList(req, res, await notes.ofDeal(user.account, params.id, query)),
     }),
     defineRoute({
       method: 'post',
@@ -126,9 +125,9 @@ export function noteRoutes(notes: NoteService, contacts: ContactService): AnyRou
       tags: TAGS,
       request: { body: noteInput },
       responses: { 200: one, ...commonErrors },
-      handler: async ({ body, req }, res) => {
+      handler: async ({ body, user, req }, res) => {
         requireDeals(body);
-        sendOne(req, res, await create(body, req));
+        sendOne(req, res, await create(body, user));
       },
     }),
     defineRoute({
@@ -139,9 +138,9 @@ export function noteRoutes(notes: NoteService, contacts: ContactService): AnyRou
       tags: TAGS,
       request: { body: noteUpdateInput },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
-      handler: async ({ body, req }, res) => {
+      handler: async ({ body, user, req }, res) => {
         requireDeals(body);
-        sendOne(req, res, await update(body, req));
+        sendOne(req, res, await update(body, user.account));
       },
     }),
   ];

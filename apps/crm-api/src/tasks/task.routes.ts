@@ -3,7 +3,6 @@ import { validationFailed } from '@lib/errors';
 import { xmlRoot, xmlList, type AnyRoute } from '@lib/routing';
 import { defineRoute } from '../define-route';
 import type { Request, Response } from 'express';
-import { currentUser } from '../auth/basic-auth';
 import type { ContactService } from '../contacts/contact.service';
 import { commonErrors, notFoundError } from '../http/errors.outputs';
 import { shapePage, type Page } from '../paging';
@@ -35,7 +34,6 @@ function refuseId(body: TaskInput): void {
 }
 
 export function taskRoutes(tasks: TaskService, contacts: ContactService, present: TaskPresenter): AnyRoute[] {
-  const account = (req: Request) => currentUser(req).account;
   const sendOne = async (req: Request, res: Response, doc: TaskDoc) => reply(req, res, await present.one(doc), XML_NAMES.task);
   const sendList = async (req: Request, res: Response, page: Page<TaskDoc>) =>
     reply(req, res, shapePage(await present.many(page.items), page), XML_NAMES.tasks);
@@ -50,7 +48,7 @@ export function taskRoutes(tasks: TaskService, contacts: ContactService, present
       tags: TAGS,
       request: { query: wholeListQuery },
       responses: { 200: list, ...commonErrors },
-      handler: async ({ query, req }, res) => sendList(req, res, await tasks.pending(account(req), query)),
+      handler: async ({ query, user, req }, res) => sendList(req, res, await tasks.pending(user.account, query)),
     }),
     defineRoute({
       method: 'get',
@@ -61,7 +59,7 @@ export function taskRoutes(tasks: TaskService, contacts: ContactService, present
       tags: TAGS,
       request: { query: wholeListQuery },
       responses: { 200: list, ...commonErrors },
-      handler: async ({ query, req }, res) => sendList(req, res, await tasks.all(account(req), query)),
+      handler: async ({ query, user, req }, res) => sendList(req, res, await tasks.all(user.account, query)),
     }),
     defineRoute({
       method: 'get',
@@ -72,7 +70,7 @@ export function taskRoutes(tasks: TaskService, contacts: ContactService, present
       tags: TAGS,
       request: { params: daysParams, query: wholeListQuery },
       responses: { 200: list, ...commonErrors },
-      handler: async ({ params, query, req }, res) => sendList(req, res, await tasks.dueWithin(account(req), params.days, query)),
+      handler: async ({ params, query, user, req }, res) => sendList(req, res, await tasks.dueWithin(user.account, params.days, query)),
     }),
     defineRoute({
       method: 'get',
@@ -83,7 +81,7 @@ export function taskRoutes(tasks: TaskService, contacts: ContactService, present
       tags: TAGS,
       request: { query: wholeListQuery },
       responses: { 200: list, ...commonErrors },
-      handler: async ({ query, req }, res) => sendList(req, res, await tasks.ofOwner(account(req), currentUser(req)._id, query)),
+      handler: async ({ query, user, req }, res) => sendList(req, res, await tasks.ofOwner(user.account, user._id, query)),
     }),
     defineRoute({
       method: 'get',
@@ -94,7 +92,7 @@ export function taskRoutes(tasks: TaskService, contacts: ContactService, present
       tags: TAGS,
       request: { query: taskFilterQuery },
       responses: { 200: list, ...commonErrors },
-      handler: async ({ query, req }, res) => sendList(req, res, await tasks.filtered(account(req), query)),
+      handler: async ({ query, user, req }, res) => sendList(req, res, await tasks.filtered(user.account, query)),
     }),
     defineRoute({
       method: 'get',
@@ -104,7 +102,7 @@ export function taskRoutes(tasks: TaskService, contacts: ContactService, present
       tags: TAGS,
       request: { params: contactTasksParams, query: wholeListQuery },
       responses: { 200: list, ...commonErrors },
-      handler: async ({ params, query, req }, res) => sendList(req, res, await tasks.ofContact(account(req), params.contact_id, query)),
+      handler: async ({ params, query, user, req }, res) => sendList(req, res, await tasks.ofContact(user.account, params.contact_id, query)),
     }),
     defineRoute({
       method: 'post',
@@ -114,9 +112,9 @@ export function taskRoutes(tasks: TaskService, contacts: ContactService, present
       tags: TAGS,
       request: { body: taskInput },
       responses: { 200: one, ...commonErrors },
-      handler: async ({ body, req }, res) => {
+      handler: async ({ body, user, req }, res) => {
         refuseId(body);
-        await sendOne(req, res, await tasks.create(currentUser(req), body));
+        await sendOne(req, res, await tasks.create(user, body));
       },
     }),
     defineRoute({
@@ -128,10 +126,10 @@ export function taskRoutes(tasks: TaskService, contacts: ContactService, present
       tags: TAGS,
       request: { params: emailParams, body: taskInput },
       responses: { 200: one, ...commonErrors },
-      handler: async ({ params, body, req }, res) => {
+      handler: async ({ params, body, user, req }, res) => {
         refuseId(body);
-        const contact = await contacts.requireByEmail(account(req), params.email);
-        await sendOne(req, res, await tasks.create(currentUser(req), body, contact._id));
+        const contact = await contacts.requireByEmail(user.account, params.email);
+        await sendOne(req, res, await tasks.create(user, body, contact._id));
       },
     }),
     defineRoute({
@@ -143,9 +141,9 @@ export function taskRoutes(tasks: TaskService, contacts: ContactService, present
       tags: TAGS,
       request: { body: taskUpdateInput },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
-      handler: async ({ body, req }, res) => {
+      handler: async ({ body, user, req }, res) => {
         const { id, ...changes } = body;
-        await sendOne(req, res, await tasks.update(account(req), id, changes));
+        await sendOne(req, res, await tasks.update(user.account, id, changes));
       },
     }),
     defineRoute({
@@ -156,9 +154,9 @@ export function taskRoutes(tasks: TaskService, contacts: ContactService, present
       tags: TAGS,
       request: { body: taskPatchInput },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
-      handler: async ({ body, req }, res) => {
+      handler: async ({ body, user, req }, res) => {
         const { id, ...changes } = body;
-        await sendOne(req, res, await tasks.update(account(req), id, changes));
+        await sendOne(req, res, await tasks.update(user.account, id, changes));
       },
     }),
     defineRoute({
@@ -169,8 +167,8 @@ export function taskRoutes(tasks: TaskService, contacts: ContactService, present
       tags: TAGS,
       request: { params: taskParams },
       responses: { 200: one, 204: { description: 'No task with that id' }, ...commonErrors },
-      handler: async ({ params, req }, res) => {
-        const doc = await tasks.get(account(req), params.id);
+      handler: async ({ params, user, req }, res) => {
+        const doc = await tasks.get(user.account, params.id);
         return doc ? sendOne(req, res, doc) : sendNoContent(res);
       },
     }),
@@ -182,8 +180,8 @@ export function taskRoutes(tasks: TaskService, contacts: ContactService, present
       tags: TAGS,
       request: { params: taskParams },
       responses: { 204: { description: 'Deleted (or there was no such task)' }, ...commonErrors },
-      handler: async ({ params, req }, res) => {
-        await tasks.remove(account(req), params.id);
+      handler: async ({ params, user }, res) => {
+        await tasks.remove(user.account, params.id);
         sendNoContent(res);
       },
     }),

@@ -3,7 +3,6 @@ import { validationFailed } from '@lib/errors';
 import { xmlList, xmlRoot, type AnyRoute } from '@lib/routing';
 import { defineRoute } from '../define-route';
 import type { Request, Response } from 'express';
-import { currentUser } from '../auth/basic-auth';
 import { commonErrors, notFoundError } from '../http/errors.outputs';
 import { reply, sendNoContent } from '../http/reply';
 import type { TrackDoc } from './track.model';
@@ -29,7 +28,6 @@ function milestonesOf(body: TrackInput): string[] {
 }
 
 export function trackRoutes(tracks: TrackService): AnyRoute[] {
-  const account = (req: Request) => currentUser(req).account;
   const sendOne = (req: Request, res: Response, doc: TrackDoc) => reply(req, res, trackView(doc), XML_NAMES.track);
 
   return [
@@ -40,7 +38,7 @@ export function trackRoutes(tracks: TrackService): AnyRoute[] {
       summary: 'K1: tracks of the account, the Default track first',
       tags: TAGS,
       responses: { 200: { description: 'Every track (never empty: the Default track always exists)', schema: xmlList(trackOutput, XML_NAMES.tracks) }, 401: commonErrors[401] },
-      handler: async ({ req }, res) => reply(req, res, (await tracks.list(account(req))).map(trackView), XML_NAMES.tracks),
+      handler: async ({ user, req }, res) => reply(req, res, (await tracks.list(user.account)).map(trackView), XML_NAMES.tracks),
     }),
     defineRoute({
       method: 'post',
@@ -51,9 +49,9 @@ export function trackRoutes(tracks: TrackService): AnyRoute[] {
       tags: TAGS,
       request: { body: trackInput, bodyLimit: SMALL_BODY.fields },
       responses: { 200: one, ...commonErrors },
-      handler: async ({ body, req }, res) => {
+      handler: async ({ body, user, req }, res) => {
         if (body.id !== undefined) throw validationFailed([{ field: 'id', message: 'must not be sent when creating; use PUT to update' }]);
-        sendOne(req, res, await tracks.create(account(req), body.name, milestonesOf(body)));
+        sendOne(req, res, await tracks.create(user.account, body.name, milestonesOf(body)));
       },
     }),
     defineRoute({
@@ -65,9 +63,9 @@ export function trackRoutes(tracks: TrackService): AnyRoute[] {
       tags: TAGS,
       request: { body: trackInput, bodyLimit: SMALL_BODY.fields },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
-      handler: async ({ body, req }, res) => {
+      handler: async ({ body, user, req }, res) => {
         const milestones = milestonesOf(body);
-        const doc = body.id === undefined ? await tracks.create(account(req), body.name, milestones) : await tracks.update(account(req), body.id, body.name, milestones);
+        const doc = body.id === undefined ? await tracks.create(user.account, body.name, milestones) : await tracks.update(user.account, body.id, body.name, milestones);
         sendOne(req, res, doc);
       },
     }),
@@ -80,8 +78,8 @@ export function trackRoutes(tracks: TrackService): AnyRoute[] {
       tags: TAGS,
       request: { params: trackParams },
       responses: { 204: { description: 'Deleted (or there was no such track)' }, ...commonErrors },
-      handler: async ({ params, req }, res) => {
-        await tracks.remove(account(req), params.id);
+      handler: async ({ params, user }, res) => {
+        await tracks.remove(user.account, params.id);
         sendNoContent(res);
       },
     }),

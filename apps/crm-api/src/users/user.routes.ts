@@ -1,7 +1,6 @@
 import { XML_NAMES } from '../http/xml-names';
 import { xmlList, xmlRoot, type AnyRoute } from '@lib/routing';
 import { defineRoute } from '../define-route';
-import { currentUser } from '../auth/basic-auth';
 import { commonErrors } from '../http/errors.outputs';
 import { reply } from '../http/reply';
 import type { AccountService } from '../accounts/account.service';
@@ -18,7 +17,7 @@ export function userRoutes(accounts: AccountService): AnyRoute[] {
       description: 'The Java client (agilecrm/java-api) calls it when it is constructed, to check its credentials.',
       tags: ['users'],
       responses: { 200: { description: 'The user whose credentials were sent', schema: xmlRoot(userOutput, XML_NAMES.user.root) }, 401: commonErrors[401] },
-      handler: ({ req }, res) => reply(req, res, userView(currentUser(req)), XML_NAMES.user),
+      handler: ({ user, req }, res) => reply(req, res, userView(user), XML_NAMES.user),
     }),
     defineRoute({
       method: 'get',
@@ -27,8 +26,8 @@ export function userRoutes(accounts: AccountService): AnyRoute[] {
       summary: 'Users of the account',
       tags: ['users'],
       responses: { 200: { description: 'Every user of the account', schema: xmlList(userOutput, XML_NAMES.users) }, 401: commonErrors[401] },
-      handler: async ({ req }, res) => {
-        const users = await accounts.listUsers(currentUser(req).account);
+      handler: async ({ user, req }, res) => {
+        const users = await accounts.listUsers(user.account);
         reply(req, res, users.map(userView), XML_NAMES.users);
       },
     }),
@@ -39,7 +38,7 @@ export function userRoutes(accounts: AccountService): AnyRoute[] {
       summary: 'The calling user',
       tags: ['users'],
       responses: { 200: { description: 'The user whose credentials were sent', schema: xmlRoot(userOutput, XML_NAMES.user.root) }, 401: commonErrors[401] },
-      handler: ({ req }, res) => reply(req, res, userView(currentUser(req)), XML_NAMES.user),
+      handler: ({ user, req }, res) => reply(req, res, userView(user), XML_NAMES.user),
     }),
   ];
 }
