@@ -72,3 +72,16 @@ async function documentedOperations(origin: string): Promise<string[]> {
       .map((method) => `${method.toUpperCase()} ${path}`),
   );
 }
+
+/**
+ * The docs-page test of every app: `/docs` rendered in a browser shows `examples` among its
+ * operations and exactly the operations the OpenAPI document lists, loads nothing from another
+ * origin and logs no console error.
+ */
+export async function expectDocsPageRenders(app: Express, examples: string[]): Promise<void> {
+  const view = await browseDocsPage(app);
+  expect(view.operations).toEqual(expect.arrayContaining(examples));
+  expect([...view.operations].sort()).toEqual([...view.documented].sort());
+  expect(view.foreignRequests).toEqual([]);
+  expect(view.consoleErrors).toEqual([]);
+}
