@@ -66,7 +66,7 @@ describe('users-api when the database stops during load', () => {
     expect(acked.length).toBeGreaterThan(1);
   }
 
-  it('fails fast with 503 and a clear body, readiness follows the database (/readyz 503, then 200), the process stays up and serves again without a restart, no acknowledged write missing', () => throughOutage('stop', 'F', 1_500, 5_500), 30_000);
+  it('fails fast with 503 and a clear body, readiness follows the database (/readyz 503, then 200), the process stays up and serves again without a restart, no acknowledged write missing', () => throughOutage('stop', 'F', 3_500, 7_500), 30_000);
 
   it('stalled (process stopped, connections open): every request answers within the database time bound, 503 with the error body and Retry-After; serves again by itself once it resumes; no acknowledged write missing', () =>
     throughOutage('stall', 'S', 6_000, 9_000), 40_000);
