@@ -1,6 +1,5 @@
-import { keysetPager, markFirstAndLast, modelSource, sortKeysOf, type CountedPage, type SortKey } from '@lib/paging';
+import { keysetPager, markFirstAndLast, sortKeysOf, type CountedPage, type PageSource, type SortKey } from '@lib/paging';
 import { queryEnum, queryInt, z } from '@lib/validation';
-import type { Model } from 'mongoose';
 
 export const DEFAULT_PAGE_SIZE = 20;
 
@@ -75,7 +74,7 @@ export function crmPager(secret: string) {
   const pager = keysetPager(secret);
 
   const page = <T extends { _id: number }>(
-    model: Model<T>,
+    from: PageSource<T>,
     filter: Record<string, unknown>,
     params: { page_size: number; cursor?: string },
     scope: string,
@@ -84,7 +83,7 @@ export function crmPager(secret: string) {
   ): Promise<Page<T>> =>
     pager.page(
       { size: params.page_size, cursor: params.cursor || undefined },
-      { from: modelSource(model), filter, scope, order: requested, orderFromCursor, orderParam: 'global_sort_key', count: true },
+      { from, filter, scope, order: requested, orderFromCursor, orderParam: 'global_sort_key', count: true },
     );
 
   return {
@@ -92,12 +91,12 @@ export function crmPager(secret: string) {
 
     /** A list that takes `global_sort_key`: the sent key, else the cursor's order, else creation order. */
     sorted<T extends { _id: number }>(
-      model: Model<T>,
+      from: PageSource<T>,
       filter: Record<string, unknown>,
       params: SortedPageParams,
       scope: string,
     ): Promise<Page<T>> {
-      return page(model, filter, params, scope, orderOf(params.global_sort_key), params.global_sort_key === undefined);
+      return page(from, filter, params, scope, orderOf(params.global_sort_key), params.global_sort_key === undefined);
     },
   };
 }

@@ -5,7 +5,7 @@ import { person, setupCrmApp, type TestUser } from './setup-app';
 
 /**
  * A create whose id the counter hands out while another document already holds it (a restored
- * backup, a reset counter, the embedded server's counter): the create takes a fresh id and never
+ * backup, a reset counter): the create takes a fresh id and never
  * fails or overwrites because of it, and what it claimed for the taken id is given back.
  */
 const ctx = setupCrmApp();

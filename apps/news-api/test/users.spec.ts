@@ -49,7 +49,7 @@ describe('POST /users', () => {
   });
 
   it('creates the user under a fresh id when the counter hands out an id already taken, instead of calling the email taken', async () => {
-    // a counter behind the stored ids: a restored backup, or the embedded server's occasional double $inc under load
+    // a counter behind the stored ids: a restored backup, or a reset counter
     await ctx.User.create({ _id: 1, email: 'first@example.com', password_hash: 'x', role: 'user' });
     const res = await createUser({ email: 'second@example.com', password: 'password-123', access_token: MASTER_KEY });
     expect(res.status).toBe(201);

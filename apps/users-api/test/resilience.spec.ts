@@ -53,7 +53,7 @@ describe('users-api when the database stops during load', () => {
     expect(acked.length).toBeGreaterThan(1);
   }
 
-  it('fails fast with 503 and a clear body, readiness follows the database (/readyz 503, then 200), the process stays up and serves again without a restart, no acknowledged write missing', () => throughOutage('F', { fault: 'stop', downMs: 1_500, durationMs: 5_500 }), 30_000);
+  it('fails fast with 503 and a clear body, readiness follows the database (/readyz 503, then 200), the process stays up and serves again without a restart, no acknowledged write missing', () => throughOutage('F', { fault: 'stop', downMs: 3_500, durationMs: 7_500 }), 30_000);
 
   it('stalled (process stopped, connections open): every request answers within the database time bound, 503 with the error body and Retry-After; serves again by itself once it resumes; no acknowledged write missing', () =>
     throughOutage('S', { fault: 'stall', downMs: 6_000, durationMs: 9_000 }), 40_000);

@@ -32,7 +32,7 @@ describe('POST /users', () => {
 
   it('keeps two identical records apart when the id counter repeats a value (restored counter): each insert knows its own by its token', async () => {
     await add('name=Bob&age=40&city=Hobart').expect(200);
-    // the counter goes back (a backup restored, the embedded server's $inc): the next insert draws id 1 again
+    // the counter goes back (a backup restored): the next insert draws id 1 again
     await ctx.connection.collection('counters').updateOne({ _id: 'users' as never }, { $set: { seq: 0 } });
     const second = await add('name=Bob&age=40&city=Hobart');
     expect(second.status).toBe(200);

@@ -114,7 +114,8 @@ describe('serve', () => {
   it('with a readiness delay, answers /readyz 503 while still serving, and only then closes the port', async () => {
     const lifecycle = createLifecycle();
     const { app } = slowApp(lifecycle);
-    running = await serve(app, { port: 0, host: '127.0.0.1', logger, lifecycle, readinessDelayMs: 400 });
+    // the delay leaves room for a /readyz and a 300 ms /slow on a busy machine
+    running = await serve(app, { port: 0, host: '127.0.0.1', logger, lifecycle, readinessDelayMs: 3_000 });
     const { port } = running;
     const startedAt = Date.now();
     const shutdown = running.shutdown();
@@ -125,7 +126,7 @@ describe('serve', () => {
     expect(running.server.listening).toBe(true);
 
     await shutdown;
-    expect(Date.now() - startedAt).toBeGreaterThanOrEqual(390);
+    expect(Date.now() - startedAt).toBeGreaterThanOrEqual(2_990);
     await expect(get(port, '/healthz')).rejects.toMatchObject({ code: 'ECONNREFUSED' });
   });
 

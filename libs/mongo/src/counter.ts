@@ -136,9 +136,9 @@ export interface SequenceInsertOptions<T> {
  * Inserts `build(id)` under the next id of `ids`, with a fresh insert token.
  *
  * A duplicate `_id` held by a document with another token (or none) means the counter is behind the
- * stored ids (a restored backup, a reset counter, the embedded server's `$inc`, which is not always
- * atomic under load): the sequence is moved past the highest stored `_id`, `abandon` undoes the
- * attempt, and the document is built again under a fresh id (at most MAX_ID_ATTEMPTS ids in all).
+ * stored ids (a restored backup, a reset counter): the sequence is moved past the highest stored
+ * `_id`, `abandon` undoes the attempt, and the document is built again under a fresh id (at most
+ * MAX_ID_ATTEMPTS ids in all).
  * A document with equal content is someone else's: two identical requests make two records.
  *
  * A duplicate `_id` held by a document with this insert's token means the reply to the insert was

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { serializeWrites, type WriteSerializer } from './write-serializer';
 
 const BINARY_PACKAGE = '@jongodb/memory-server-bin-linux-x64-gnu';
 const READY = /JONGODB_URI=(\S+)/;
@@ -30,7 +31,9 @@ function binaryPath(): string {
 
 /**
  * Starts the embedded, in-memory MongoDB-compatible server (a native binary shipped in an npm
- * package, nothing downloaded). Data lives only as long as the process.
+ * package, nothing downloaded). Data lives only as long as the process. Clients reach it through a
+ * proxy in this process that lets one write at a time through (see write-serializer.ts), and
+ * `pid` is the server's own process.
  */
 export function startEmbeddedMongo(options: { port?: number; timeoutMs?: number; ownProcessGroup?: boolean } = {}): Promise<EmbeddedProcess> {
   const { port = 0, timeoutMs = 20_000 } = options;
@@ -42,8 +45,9 @@ export function startEmbeddedMongo(options: { port?: number; timeoutMs?: number;
   });
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
+  let serializer: WriteSerializer | undefined;
 
-  const stop = () =>
+  const stopServer = () =>
     new Promise<void>((resolve) => {
       process.removeListener('exit', killOnExit);
       if (child.exitCode !== null || child.signalCode !== null) return resolve();
@@ -54,6 +58,10 @@ export function startEmbeddedMongo(options: { port?: number; timeoutMs?: number;
       });
       child.kill('SIGTERM');
     });
+  const stop = async () => {
+    await serializer?.close();
+    await stopServer();
+  };
 
   return new Promise((resolve, reject) => {
     let output = '';
@@ -73,7 +81,11 @@ export function startEmbeddedMongo(options: { port?: number; timeoutMs?: number;
         child.stdout?.removeListener('data', onData);
         child.stdout?.resume();
         // The server prints a URL ending in its default database; callers pick their own.
-        resolve({ uri: ready[1].replace(/\/[^/?]*(\?.*)?$/, '/$1'), pid: child.pid!, stop });
+        const uri = ready[1].replace(/\/[^/?]*(\?.*)?$/, '/$1');
+        serializeWrites(uri).then((started) => {
+          serializer = started;
+          resolve({ uri: started.uri, pid: child.pid!, stop });
+        }, (err: Error) => fail(`the write serializer did not start: ${err.message}`));
       }
     };
     child.stdout?.on('data', onData);

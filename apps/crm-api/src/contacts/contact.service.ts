@@ -195,7 +195,7 @@ export function contactService(deps: ContactServiceDeps) {
 
   return {
     /** C1, companies, persons of a company: in the order of `global_sort_key` when the list takes one. */
-    list: (account: number, params: SortedPageParams, filter: Record<string, unknown> = {}): Promise<Page<ContactDoc>> =>
+    list: (account: number, params: SortedPageParams, filter: { type?: 'PERSON' | 'COMPANY'; contact_company_id?: number } = {}): Promise<Page<ContactDoc>> =>
       contacts(account).list(deps.pager, filter, params),
 
     count: (account: number) => contacts(account).count(),

@@ -48,15 +48,17 @@ export function dealPresenter(reads: DealRelationReads, accounts: AccountService
     const account = docs[0].account;
     const contactIds = [...new Set(docs.flatMap((d) => d.contact_ids))];
     const dealIds = docs.map((d) => d._id);
-    const [contactDocs, owners, tracks, notes] = await Promise.all([
-      // driver reads (the documents lean() gave): a page of deals costs four of them
+    // driver reads (the documents lean() gave): a page of deals costs four of them, the owners of
+    // the deals and of their contacts read together once the contacts are in
+    const [contactDocs, tracks, notes] = await Promise.all([
       contactIds.length ? reads.contacts(account).byIdsFast(contactIds) : Promise.resolve([]),
-      accounts.usersById(account, [...new Set(docs.map((d) => d.owner_id))]),
       reads.tracks(account).namesOf([...new Set(docs.map((d) => d.pipeline_id))]),
       noteIdsByDeal(account, dealIds),
     ]);
-    const contactViews = new Map((await contacts.many(contactDocs)).map((view) => [view.id, view]));
+    const owners = await accounts.usersById(account, [...new Set([...docs.map((d) => d.owner_id), ...contactDocs.map((c) => c.owner)])]);
+    // one view per user, shared by every deal and contact it owns (the view hashes, SHA-256)
     const ownerViews = new Map(owners.map((u) => [u._id, userView(u)]));
+    const contactViews = new Map(contacts.withOwners(contactDocs, ownerViews).map((view) => [view.id, view]));
     const trackName = new Map(tracks.map((t) => [t._id, t.name]));
     return docs.map((doc) =>
       dealView(doc, {

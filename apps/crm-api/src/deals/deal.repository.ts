@@ -32,9 +32,9 @@ export function dealRepository(connection: Connection, account: number) {
       return found;
     },
 
-    /** D1 and D10 (one track), in the order of `global_sort_key`. */
+    /** D1 and D10 (one track), in the order of `global_sort_key` (on the driver: the filter is a number or nothing). */
     list: (pager: CrmPager, params: SortedPageParams, pipelineId?: number): Promise<Page<DealDoc>> =>
-      scope.sorted(pager, pipelineId === undefined ? {} : { pipeline_id: pipelineId }, params, `deals:${account}:${pipelineId ?? 'all'}`),
+      scope.driverSorted(pager, pipelineId === undefined ? {} : { pipeline_id: pipelineId }, params, `deals:${account}:${pipelineId ?? 'all'}`),
     /** D8/D9's read: a track's deals by creation, `size` at a time, straight to the driver (the documents lean() gave); the reader stops when it has enough. */
     inTrack: (pipelineId: number, size: number) => scope.driverBatches<DealDoc>({ pipeline_id: pipelineId }, { sort: { created_time: 1, _id: 1 } }, size),
     ofContact: (pager: CrmPager, contactId: number, params: PageParams): Promise<Page<DealDoc>> =>

@@ -1,4 +1,5 @@
-import { PAGE_BUDGET_BYTES, PAGE_MAX } from '../http/page-budget';
+import { MAX_RELATED_CONTACTS } from '../contacts/contact-links';
+import { PAGE_BUDGET_BYTES, PAGE_MAX, WORST_ITEM_BYTES } from '../http/page-budget';
 import type { DealDoc } from './deal.model';
 import type { DealView } from './deal.view';
 
@@ -18,10 +19,24 @@ export interface MilestoneViewDeals {
   truncated: boolean;
 }
 
+/** The most a deal can weigh as sent without its related contacts (name, description, custom data, owner, note ids). */
+const DEAL_OWN_WORST_BYTES = WORST_ITEM_BYTES.deal - MAX_RELATED_CONTACTS * WORST_ITEM_BYTES.contact;
 /**
- * The deals a milestone view shows, read and presented PAGE_MAX.deals at a time (so no more than
- * one batch beyond the answer is ever held), until the track ends, MILESTONE_VIEW_MAX_DEALS are
- * taken, or the next would take the answer over PAGE_BUDGET_BYTES.
+ * The worst-case bytes of the deals presented at once: what PAGE_MAX.deals deals at their bounds
+ * weigh (7.5 MiB). Deals with few related contacts weigh far less at worst, so a track's deals are
+ * presented in as few chunks as that bound allows (the relations of a chunk cost five reads).
+ */
+const CHUNK_WORST_BYTES = PAGE_MAX.deals * WORST_ITEM_BYTES.deal;
+/** Deals read from the database at a time (their own worst case: 40 × 128 KiB = 5 MiB). */
+export const MILESTONE_VIEW_READ_BATCH = 40;
+
+const worstBytesOf = (doc: DealDoc) => DEAL_OWN_WORST_BYTES + doc.contact_ids.length * WORST_ITEM_BYTES.contact;
+
+/**
+ * The deals a milestone view shows, read MILESTONE_VIEW_READ_BATCH at a time and presented in
+ * chunks of at most CHUNK_WORST_BYTES at their bounds (so no more than one chunk and the rest of
+ * one read batch beyond the answer is ever held), until the track ends, MILESTONE_VIEW_MAX_DEALS
+ * are taken, or the next would take the answer over PAGE_BUDGET_BYTES.
  */
 export async function milestoneViewDeals(
   docs: (batchSize: number) => AsyncIterable<DealDoc[]>,
@@ -31,13 +46,30 @@ export async function milestoneViewDeals(
   const views: DealView[] = [];
   const expansion = format === 'xml' ? XML_EXPANSION : 1;
   let bytes = 0;
-  for await (const batch of docs(PAGE_MAX.deals)) {
-    for (const view of await present(batch)) {
+  /** Presents `chunk` and takes its views while they fit; false once the view is full. */
+  async function take(chunk: DealDoc[]): Promise<boolean> {
+    for (const view of await present(chunk)) {
       const size = Buffer.byteLength(JSON.stringify(view)) * expansion;
-      if (views.length === MILESTONE_VIEW_MAX_DEALS || bytes + size > PAGE_BUDGET_BYTES) return { views, truncated: true };
+      if (views.length === MILESTONE_VIEW_MAX_DEALS || bytes + size > PAGE_BUDGET_BYTES) return false;
       views.push(view);
       bytes += size;
     }
+    return true;
   }
+  let chunk: DealDoc[] = [];
+  let chunkWorst = 0;
+  for await (const batch of docs(MILESTONE_VIEW_READ_BATCH)) {
+    for (const doc of batch) {
+      const worst = worstBytesOf(doc);
+      if (chunk.length > 0 && chunkWorst + worst > CHUNK_WORST_BYTES) {
+        if (!(await take(chunk))) return { views, truncated: true };
+        chunk = [];
+        chunkWorst = 0;
+      }
+      chunk.push(doc);
+      chunkWorst += worst;
+    }
+  }
+  if (chunk.length > 0 && !(await take(chunk))) return { views, truncated: true };
   return { views, truncated: false };
 }

@@ -1,5 +1,5 @@
 import { driverCollection, insertWithSequenceId, removeFromLists, updateByRevision, type IdSequence, type SequenceInsertOptions } from '@lib/mongo';
-import type { SortKey } from '@lib/paging';
+import { collectionSource, modelSource, type PageSource, type SortKey } from '@lib/paging';
 import type { Model, mongo, UpdateQuery } from 'mongoose';
 import type { CrmPager, Page, SortedPageParams } from '../paging';
 
@@ -36,6 +36,8 @@ export function accountScope<T extends AccountRecord>(model: Model<T>, account: 
   const where = (filter: ScopedFilter = {}): AccountFilter => ({ ...filter, account });
   const byId = (id: number): AccountFilter => ({ _id: id, account });
   const driver = () => driverCollection(model);
+  const lean = modelSource(model);
+  const raw = (): PageSource<T> => collectionSource(driver()) as unknown as PageSource<T>;
   return {
     find: <R = T>(filter: ScopedFilter = {}, projection?: Record<string, 0 | 1>) => model.find(where(filter), projection).lean<R[]>(),
     findOne: (filter: ScopedFilter) => model.findOne(where(filter)).lean<T>(),
@@ -78,9 +80,16 @@ export function accountScope<T extends AccountRecord>(model: Model<T>, account: 
 
     /** A page of the records matching `filter` (see paging.ts), its cursor bound to `scope`. */
     page: (pager: CrmPager, filter: ScopedFilter, params: PageParams, scope: string, order?: SortKey[]): Promise<Page<T>> =>
-      pager.page(model, where(filter), params, scope, order),
+      pager.page(lean, where(filter), params, scope, order),
     sorted: (pager: CrmPager, filter: ScopedFilter, params: SortedPageParams, scope: string): Promise<Page<T>> =>
-      pager.sorted(model, where(filter), params, scope),
+      pager.sorted(lean, where(filter), params, scope),
+    /**
+     * `sorted` straight on the driver, for hot lists whose filter holds values of the stored types
+     * already (numbers, enum strings): no mongoose Query is built or cast. The cursor's sort values
+     * are the stored ones, as read.
+     */
+    driverSorted: (pager: CrmPager, filter: ScopedFilter, params: SortedPageParams, scope: string): Promise<Page<T>> =>
+      pager.sorted(raw(), where(filter), params, scope),
 
     /** Takes `values` out of the id list `field` of the records matching `filter`, each record atomically. */
     removeFromLists: (filter: ScopedFilter, field: string, values: number[], alsoSet?: Record<string, unknown>) =>

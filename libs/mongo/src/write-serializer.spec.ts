@@ -1,0 +1,49 @@
+import { MongoClient } from 'mongodb';
+import { startEmbeddedMongo, type EmbeddedProcess } from './embedded';
+
+/**
+ * Without the proxy, the embedded server gave 50 parallel `$inc`s a repeated value in most rounds
+ * and let two conditional updates of one revision both apply now and then: the rounds below make a
+ * regression show at once.
+ */
+describe('the embedded server behind the write serializer: single-document writes are atomic, as on MongoDB', () => {
+  let server: EmbeddedProcess;
+  let client: MongoClient;
+  beforeAll(async () => {
+    server = await startEmbeddedMongo();
+    client = await MongoClient.connect(server.uri, { maxPoolSize: 60 });
+  });
+  afterAll(async () => {
+    await client.close();
+    await server.stop();
+  });
+  const db = () => client.db('write_serializer_spec');
+
+  it('gives 50 parallel findOneAndUpdate $inc calls 50 distinct values, round after round', async () => {
+    const counters = db().collection<{ _id: string; seq: number }>('counters');
+    for (let round = 0; round < 20; round++) {
+      await counters.deleteMany({});
+      const seqs = await Promise.all(
+        Array.from({ length: 50 }, async () => (await counters.findOneAndUpdate({ _id: 'c' }, { $inc: { seq: 1 } }, { upsert: true, returnDocument: 'after' }))!.seq),
+      );
+      expect(seqs.sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+    }
+  });
+
+  it('lets exactly one of five conditional updates of the same revision apply, round after round', async () => {
+    const records = db().collection<{ _id: number; rev: number }>('records');
+    for (let round = 0; round < 100; round++) {
+      await records.deleteMany({});
+      await records.insertOne({ _id: 1, rev: 0 });
+      const results = await Promise.all([1, 2, 3, 4, 5].map(() => records.findOneAndUpdate({ _id: 1, rev: 0 }, { $inc: { rev: 1 } }, { returnDocument: 'after' })));
+      expect(results.filter(Boolean)).toEqual([{ _id: 1, rev: 1 }]);
+      expect(await records.findOne({ _id: 1 })).toEqual({ _id: 1, rev: 1 });
+    }
+  });
+
+  it('cuts clients off when stopped: the address refuses new connections', async () => {
+    const other = await startEmbeddedMongo();
+    await other.stop();
+    await expect(MongoClient.connect(other.uri, { serverSelectionTimeoutMS: 300 })).rejects.toThrow();
+  });
+});

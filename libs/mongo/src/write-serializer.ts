@@ -1,0 +1,147 @@
+import net from 'node:net';
+
+/**
+ * A loopback proxy in front of the embedded server that lets one write command at a time reach it.
+ *
+ * The embedded server runs each connection on its own thread, and its `findAndModify` finds and
+ * then updates in two steps: two connections can both match `{rev: 0}` and both apply, or both
+ * `$inc` a counter to the same value (measured: 50 parallel `$inc`s gave a repeated value in 122 of
+ * 200 rounds; 2 conditional updates both applied in 6 of 200). MongoDB does each such write
+ * atomically, and the code relies on it; serializing writes gives the embedded lane the same
+ * guarantee. Reads are not held back.
+ *
+ * The wire protocol is framed by a 16-byte header (length, requestID, responseTo, opCode). A write
+ * is an OP_MSG whose command (the first key of its body) is listed below; it is held until the
+ * reply naming its requestID comes back (or the connection ends). Anything the proxy cannot read
+ * as a command (another opCode, a compressed message) counts as a write.
+ */
+
+const WRITE_COMMANDS = new Set([
+  'insert',
+  'update',
+  'delete',
+  'findAndModify',
+  'findandmodify',
+  'bulkWrite',
+  'createIndexes',
+  'dropIndexes',
+  'drop',
+  'dropDatabase',
+  'create',
+  'commitTransaction',
+  'abortTransaction',
+]);
+const READ_ONLY_OPCODES = new Set([2004 /* OP_QUERY: the legacy handshake */]);
+const OP_MSG = 2013;
+const MORE_TO_COME = 2;
+const HEADER = 16;
+
+export interface WriteSerializer {
+  /** The server's URL with the proxy's address in place of the server's. */
+  uri: string;
+  close(): Promise<void>;
+}
+
+/** Splits a byte stream into wire-protocol messages. */
+function messageReader(onMessage: (message: Buffer) => void) {
+  let pending: Buffer = Buffer.alloc(0);
+  return (chunk: Buffer) => {
+    pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
+    while (pending.length >= 4) {
+      const length = pending.readInt32LE(0);
+      if (pending.length < length) return;
+      onMessage(pending.subarray(0, length));
+      pending = pending.subarray(length);
+    }
+  };
+}
+
+function isWrite(message: Buffer): boolean {
+  const opCode = message.readInt32LE(12);
+  if (READ_ONLY_OPCODES.has(opCode)) return false;
+  // OP_MSG: flagBits (4), then section kind 0 (1), the body's length (4), the first element's type (1) and name
+  if (opCode !== OP_MSG || message.length < HEADER + 11 || message[HEADER + 4] !== 0) return true;
+  const nameStart = HEADER + 10;
+  const nameEnd = message.indexOf(0, nameStart);
+  return nameEnd < 0 || WRITE_COMMANDS.has(message.toString('latin1', nameStart, nameEnd));
+}
+
+/** One write at a time, first come first served. */
+function writeLock() {
+  let tail = Promise.resolve();
+  return (): Promise<() => void> => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const acquired = tail.then(() => release);
+    tail = tail.then(() => held);
+    return acquired;
+  };
+}
+
+/** Starts the proxy on a free loopback port, in front of the server at `serverUri` (a `mongodb://host:port/…` URL). */
+export function serializeWrites(serverUri: string): Promise<WriteSerializer> {
+  const server = new URL(serverUri);
+  const acquire = writeLock();
+  const sockets = new Set<net.Socket>();
+
+  const proxy = net.createServer((client) => {
+    const upstream = net.connect(Number(server.port), server.hostname);
+    sockets.add(client).add(upstream);
+    // the write waiting for its reply: its requestID and the lock's release
+    let inFlight: { requestId: number; release: () => void } | undefined;
+    let queue = Promise.resolve();
+    const releaseInFlight = () => {
+      inFlight?.release();
+      inFlight = undefined;
+    };
+    const end = () => {
+      releaseInFlight();
+      client.destroy();
+      upstream.destroy();
+      sockets.delete(client);
+      sockets.delete(upstream);
+    };
+
+    // messages from the client go upstream in order; a write waits for the lock first
+    client.on(
+      'data',
+      messageReader((message) => {
+        queue = queue.then(async () => {
+          if (!isWrite(message)) return void upstream.write(message);
+          const release = await acquire();
+          if (upstream.destroyed) return release();
+          const expectsReply = message.readInt32LE(12) !== OP_MSG || (message.readUInt32LE(HEADER) & MORE_TO_COME) === 0;
+          if (expectsReply) inFlight = { requestId: message.readInt32LE(4), release };
+          upstream.write(message);
+          if (!expectsReply) release();
+        });
+      }),
+    );
+    upstream.on(
+      'data',
+      messageReader((message) => {
+        if (inFlight && message.readInt32LE(8) === inFlight.requestId) releaseInFlight();
+        client.write(message);
+      }),
+    );
+    for (const socket of [client, upstream]) {
+      socket.on('error', end);
+      socket.on('close', end);
+    }
+  });
+
+  return new Promise((resolve, reject) => {
+    proxy.once('error', reject);
+    proxy.listen(0, '127.0.0.1', () => {
+      const { port } = proxy.address() as net.AddressInfo;
+      resolve({
+        uri: serverUri.replace(`${server.hostname}:${server.port}`, `127.0.0.1:${port}`),
+        close: () =>
+          new Promise<void>((done) => {
+            for (const socket of sockets) socket.destroy();
+            proxy.close(() => done());
+          }),
+      });
+    });
+  });
+}
