@@ -67,6 +67,8 @@ describe('negotiate', () => {
     expect(refused.status).toBe(406);
     const json = await request(app).get('/kind/xml').set('Accept', 'application/json, text/x-made-up-1;q=0.5');
     expect(json.body).toEqual({ kind: 'json' });
+    const long = `${'text/x-long;q=0.1, '.repeat(20)}application/xml`;
+    for (let i = 0; i < 2; i++) expect((await request(app).get('/kind/json').set('Accept', long)).body).toEqual({ kind: 'xml' });
   });
 
   it('answers 406 when the Accept header names neither JSON nor XML', async () => {

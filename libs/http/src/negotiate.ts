@@ -14,10 +14,12 @@ const acceptDisregarded = new WeakSet<Request>();
 /**
  * What each Accept header picks, per fallback. Clients send a handful of distinct headers, and
  * parsing one (req.accepts: an Accepts and a Negotiator object, a split and a regex per entry) costs
- * more than the rest of negotiate; a remembered answer is one Map lookup. Bounded: emptied when
- * full, so a client cycling through made-up headers costs a parse each, as before.
+ * more than the rest of negotiate; a remembered answer is one Map lookup. Bounded: headers up to
+ * 256 characters, 64 of them, emptied when full, so a client cycling through made-up headers costs
+ * a parse each, as before, and at most 32 KB per fallback.
  */
 const REMEMBERED_ACCEPTS = 64;
+const REMEMBERED_ACCEPT_LENGTH = 256;
 const pickedByAccept: Record<MediaKind, Map<string, MediaKind | undefined>> = { json: new Map(), xml: new Map() };
 
 function picked(req: Request, accept: string, fallback: MediaKind): MediaKind | undefined {
@@ -25,6 +27,7 @@ function picked(req: Request, accept: string, fallback: MediaKind): MediaKind | 
   if (remembered.has(accept)) return remembered.get(accept);
   const chosen = req.accepts(fallback === 'xml' ? XML_FIRST : JSON_FIRST);
   const kind = chosen === MEDIA.xml ? 'xml' : chosen === MEDIA.json ? 'json' : undefined;
+  if (accept.length > REMEMBERED_ACCEPT_LENGTH) return kind;
   if (remembered.size >= REMEMBERED_ACCEPTS) remembered.clear();
   remembered.set(accept, kind);
   return kind;
