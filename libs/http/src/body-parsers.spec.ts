@@ -1,7 +1,7 @@
 import { errorHandler } from '@lib/errors';
 import express, { type Express } from 'express';
 import request from 'supertest';
-import { bodyParsers } from './body-parsers';
+import { bodyParsers, discardBody } from './body-parsers';
 
 function appWith(limit?: string): Express {
   const app = express();
@@ -72,6 +72,28 @@ describe('bodyParsers', () => {
     const under = await request(defaults).post('/echo').send({ text: 'x'.repeat(90 * 1024) });
     expect(under.status).toBe(200);
     const over = await request(defaults).post('/echo').send({ text: 'x'.repeat(110 * 1024) });
+    expect(over.status).toBe(413);
+  });
+});
+
+describe('discardBody', () => {
+  const app = express();
+  app.delete('/thing', discardBody({ limit: '1kb' }), (req, res) => {
+    res.json({ body: req.body ?? null });
+  });
+  app.use(errorHandler({ format: (e) => ({ code: e.code, message: e.message }) }));
+
+  it('passes a request without a body straight on, with no body', async () => {
+    const res = await request(app).delete('/thing');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ body: null });
+  });
+
+  it('reads and drops a body under the limit, and answers 413 for one over it', async () => {
+    const under = await request(app).delete('/thing').set('Content-Type', 'application/json').send({ text: 'x'.repeat(500) });
+    expect(under.status).toBe(200);
+    expect(under.body).toEqual({ body: null });
+    const over = await request(app).delete('/thing').set('Content-Type', 'text/plain').send('x'.repeat(2048));
     expect(over.status).toBe(413);
   });
 });

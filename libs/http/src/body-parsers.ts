@@ -1,3 +1,4 @@
+import { hasBody } from '@lib/routing';
 import { XML_MEDIA_TYPES } from '@lib/validation';
 import express, { type RequestHandler } from 'express';
 
@@ -27,9 +28,16 @@ export function bodyParsers({ limit = '100kb' }: BodyLimits = {}): RequestHandle
  */
 export function discardBody({ limit = '100kb' }: BodyLimits = {}): RequestHandler {
   const raw = express.raw({ limit, type: () => true });
-  return (req, res, next) =>
+  return (req, res, next) => {
+    // nearly every such request has no body: no read, and no callback made for it
+    if (!hasBody(req)) {
+      req.body = undefined;
+      next();
+      return;
+    }
     raw(req, res, (err?: unknown) => {
       req.body = undefined;
       next(err);
     });
+  };
 }

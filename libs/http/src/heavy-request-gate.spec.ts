@@ -107,4 +107,37 @@ describe('heavyRequestGate', () => {
       await server.close();
     }
   });
+
+  it('releases each place when its answer is done on a kept-alive connection, and when the client goes away mid-answer', async () => {
+    const { app, gate, pending } = gatedApp({ concurrent: 1, queue: 0, waitMs: 30_000 });
+    const server = await listenLoopback(app);
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      for (let i = 0; i < 5; i++) {
+        const answer = sendRaw(server.port, { method: 'get', url: '/slow', headers: {} }, agent);
+        await until(() => pending.length === 1);
+        pending.shift()!();
+        expect((await answer).status).toBe(200);
+        await until(() => gate.stats().running === 0);
+      }
+      const socket = net.connect(server.port, '127.0.0.1');
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.write('GET /slow HTTP/1.1\r\nHost: x\r\n\r\n');
+      await until(() => pending.length === 1);
+      expect(gate.stats()).toEqual({ running: 1, waiting: 0 });
+      socket.destroy();
+      await until(() => gate.stats().running === 0);
+      pending.shift()!(); // the handler answers a gone client: nothing is released twice
+      expect(gate.stats()).toEqual({ running: 0, waiting: 0 });
+      const last = sendRaw(server.port, { method: 'get', url: '/slow', headers: {} }, agent);
+      await until(() => pending.length === 1);
+      expect(gate.stats()).toEqual({ running: 1, waiting: 0 });
+      pending.shift()!();
+      expect((await last).status).toBe(200);
+      await until(() => gate.stats().running === 0);
+    } finally {
+      agent.destroy();
+      await server.close();
+    }
+  });
 });

@@ -1,5 +1,5 @@
 import { HttpError } from '@lib/errors';
-import type { Request, RequestHandler } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { counter } from './metrics';
 
 export interface GateOptions {
@@ -44,25 +44,29 @@ export function heavyRequestGate(options: GateOptions = DEFAULT_GATE) {
     else running--;
   };
 
+  // One listener made per gate, not closures per request: `this` is the response, and the mark
+  // says it holds a place. 'close' comes once per response, after 'finish' or when the client
+  // went away.
+  const held = Symbol('holdsHeavyPlace');
+  function releaseOnClose(this: Response & { [held]?: boolean }) {
+    if (!this[held]) return;
+    this[held] = false;
+    release();
+  }
+  const start = (res: Response & { [held]?: boolean }, next: NextFunction) => {
+    // the client may have gone while an earlier step (authentication) waited: 'close' has fired
+    // already and would never release the place
+    if (res.destroyed) return release();
+    res[held] = true;
+    res.on('close', releaseOnClose);
+    next();
+  };
+
   const admit = (isHeavy: (req: Request) => boolean): RequestHandler => (req, res, next) => {
     if (!isHeavy(req)) return next();
-    let released = false;
-    const done = () => {
-      if (released) return;
-      released = true;
-      release();
-    };
-    const start = () => {
-      // the client may have gone while an earlier step (authentication) waited: 'close' has fired
-      // already and would never release the place
-      if (res.destroyed) return done();
-      res.once('finish', done);
-      res.once('close', done);
-      next();
-    };
     if (running < options.concurrent) {
       running++;
-      return start();
+      return start(res, next);
     }
     if (waiting.length >= options.queue) return next(overloaded('queue_full'));
     const timer = setTimeout(() => {
@@ -72,7 +76,7 @@ export function heavyRequestGate(options: GateOptions = DEFAULT_GATE) {
     }, options.waitMs);
     function go() {
       clearTimeout(timer);
-      start(); // the place passes straight to this request (running stays the same)
+      start(res, next); // the place passes straight to this request (running stays the same)
     }
     waiting.push(go);
     // a client that gives up frees its place in the queue

@@ -13,6 +13,10 @@ app.get('/json-first', (req, res) => send(req, res, 200, contacts, { root: 'cont
 app.get('/xml-first', (req, res) => send(req, res, 200, contacts, { root: 'contacts', item: 'contact', fallback: 'xml' }));
 app.delete('/gone', disregardAccept, (req, res) => send(req, res, 200, { deleted: [1] }, { root: 'result' }));
 app.get('/created', (req, res) => send(req, res, 201, { id: 3 }, { root: 'contact' }));
+app.get('/varied', (req, res) => {
+  res.vary('Origin');
+  send(req, res, 200, { id: 4 }, { root: 'contact' });
+});
 app.get('/kind/:fallback', (req, res) => {
   res.json({ kind: negotiate(req, req.params.fallback as MediaKind) });
 });
@@ -54,6 +58,19 @@ describe('negotiate', () => {
     expect(res.body).toEqual({ kind: expected });
   });
 
+  it('answers each Accept header by its own content after many distinct ones (the remembered answers are bounded)', async () => {
+    for (let i = 0; i < 70; i++) {
+      const res = await request(app).get('/kind/json').set('Accept', `application/xml, text/x-made-up-${i};q=0.5`);
+      expect(res.body).toEqual({ kind: 'xml' });
+    }
+    const refused = await request(app).get('/kind/json').set('Accept', 'text/x-made-up-1');
+    expect(refused.status).toBe(406);
+    const json = await request(app).get('/kind/xml').set('Accept', 'application/json, text/x-made-up-1;q=0.5');
+    expect(json.body).toEqual({ kind: 'json' });
+    const long = `${'text/x-long;q=0.1, '.repeat(20)}application/xml`;
+    for (let i = 0; i < 2; i++) expect((await request(app).get('/kind/json').set('Accept', long)).body).toEqual({ kind: 'xml' });
+  });
+
   it('answers 406 when the Accept header names neither JSON nor XML', async () => {
     for (const accept of ['text/html', 'text/csv', 'image/png']) {
       const res = await request(app).get('/kind/json').set('Accept', accept);
@@ -92,6 +109,13 @@ describe('send', () => {
     expect(res.status).toBe(201);
     expect(res.headers.vary).toMatch(/Accept/);
     expect(res.text).toContain('<contact><id>3</id></contact>');
+  });
+
+  it('adds Accept to a Vary header already set', async () => {
+    const res = await request(app).get('/varied').set('Accept', 'application/json');
+    expect(res.status).toBe(200);
+    expect(res.headers.vary).toBe('Origin, Accept');
+    expect(res.body).toEqual({ id: 4 });
   });
 
   it('answers 406 for an unacceptable Accept', async () => {

@@ -12,6 +12,28 @@ const XML_FIRST = [MEDIA.xml, MEDIA.json];
 const acceptDisregarded = new WeakSet<Request>();
 
 /**
+ * What each Accept header picks, per fallback. Clients send a handful of distinct headers, and
+ * parsing one (req.accepts: an Accepts and a Negotiator object, a split and a regex per entry) costs
+ * more than the rest of negotiate; a remembered answer is one Map lookup. Bounded: headers up to
+ * 256 characters, 64 of them, emptied when full, so a client cycling through made-up headers costs
+ * a parse each, as before, and at most 32 KB per fallback.
+ */
+const REMEMBERED_ACCEPTS = 64;
+const REMEMBERED_ACCEPT_LENGTH = 256;
+const pickedByAccept: Record<MediaKind, Map<string, MediaKind | undefined>> = { json: new Map(), xml: new Map() };
+
+function picked(req: Request, accept: string, fallback: MediaKind): MediaKind | undefined {
+  const remembered = pickedByAccept[fallback];
+  if (remembered.has(accept)) return remembered.get(accept);
+  const chosen = req.accepts(fallback === 'xml' ? XML_FIRST : JSON_FIRST);
+  const kind = chosen === MEDIA.xml ? 'xml' : chosen === MEDIA.json ? 'json' : undefined;
+  if (accept.length > REMEMBERED_ACCEPT_LENGTH) return kind;
+  if (remembered.size >= REMEMBERED_ACCEPTS) remembered.clear();
+  remembered.set(accept, kind);
+  return kind;
+}
+
+/**
  * For routes whose answer has no body (204) or is not read (deletes): an Accept naming neither JSON
  * nor XML is disregarded instead of refused (RFC 9110 allows either), so `Accept: text/plain` on a
  * DELETE still deletes. Whatever body there is then goes as the fallback, JSON.
@@ -26,11 +48,12 @@ export const disregardAccept: RequestHandler = (req, _res, next) => {
  * contact list defaults to XML); an Accept naming neither is a 406 (see disregardAccept).
  */
 export function negotiate(req: Request, fallback: MediaKind = 'json'): MediaKind {
-  if (!req.headers.accept) return fallback;
-  const chosen = req.accepts(fallback === 'xml' ? XML_FIRST : JSON_FIRST);
-  if (!chosen && acceptDisregarded.has(req)) return fallback;
-  if (!chosen) throw new HttpError(406, 'not_acceptable', 'This endpoint answers application/json or application/xml');
-  return chosen === MEDIA.xml ? 'xml' : 'json';
+  const accept = req.headers.accept;
+  if (!accept) return fallback;
+  const chosen = picked(req, accept, fallback);
+  if (chosen) return chosen;
+  if (acceptDisregarded.has(req)) return fallback;
+  throw new HttpError(406, 'not_acceptable', 'This endpoint answers application/json or application/xml');
 }
 
 export interface SendOptions {
@@ -43,7 +66,10 @@ export interface SendOptions {
 
 /** Sends `body` as JSON or XML, as the client asked. */
 export function send(req: Request, res: Response, status: number, body: unknown, options: SendOptions): void {
-  res.status(status).vary('Accept');
+  res.status(status);
+  // vary() parses the Vary header already set; usually there is none
+  if (res.hasHeader('Vary')) res.vary('Accept');
+  else res.setHeader('Vary', 'Accept');
   if (negotiate(req, options.fallback) === 'xml') {
     res.type('application/xml').send(toXml(body, options.root, options.item));
   } else {

@@ -59,4 +59,15 @@ describe('response check', () => {
     await request(appWith(false)).get('/drift').expect(200, { n: 'one' });
     expect(takeResponseViolations()).toEqual([]);
   });
+
+  it('checks nothing with NODE_ENV=production, even when CHECK_RESPONSES is set', async () => {
+    const env = process.env.NODE_ENV;
+    process.env.NODE_ENV = 'production';
+    try {
+      await request(appWith(true)).get('/drift').expect(200, { n: 'one' });
+    } finally {
+      process.env.NODE_ENV = env;
+    }
+    expect(takeResponseViolations()).toEqual([]);
+  });
 });

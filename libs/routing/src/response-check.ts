@@ -1,7 +1,11 @@
 import type { Response } from 'express';
 import type { AnyRoute } from './route';
 
-/** Set (to `1`) by the jest setup of every project: each 2xx JSON body is then checked against the schema its route declares. */
+/**
+ * Set (to `1`) by the jest setup of every project: each 2xx JSON body is then checked against the
+ * schema its route declares. Never with NODE_ENV=production: the check parses every answer again
+ * (and wraps `res.json` per request), a test's cost, not a service's.
+ */
 export const CHECK_RESPONSES_ENV = 'CHECK_RESPONSES';
 
 /** What the check found since the last `takeResponseViolations()`: the test setup fails the test that caused any. */
@@ -11,7 +15,7 @@ export function takeResponseViolations(): string[] {
   return violations.splice(0);
 }
 
-export const checkingResponses = () => process.env[CHECK_RESPONSES_ENV] === '1';
+export const checkingResponses = () => process.env[CHECK_RESPONSES_ENV] === '1' && process.env.NODE_ENV !== 'production';
 
 /**
  * Makes `res.json` check a 2xx body against the schema the route declares for that status (a

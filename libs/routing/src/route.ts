@@ -1,4 +1,5 @@
 import { HttpError } from '@lib/errors';
+import type { IncomingMessage } from 'node:http';
 import type { Request, RequestHandler, Response, Router } from 'express';
 import type { z } from 'zod';
 import { checkingResponses, checkResponses } from './response-check';
@@ -109,7 +110,8 @@ export function resolveAuth(routes: AnyRoute[], schemes: Record<string, AuthSche
   });
 }
 
-function hasBody(req: Request): boolean {
+/** Whether the request carries a body (chunked, or a Content-Length over 0). */
+export function hasBody(req: IncomingMessage): boolean {
   return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 }
 

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { SERVICES, SERVICE_NODE_FLAGS } from '@lib/services';
+import { SERVICES, SERVICE_HEAP_FLAGS, SERVICE_NODE_FLAGS, SERVICE_V8_FLAGS } from '@lib/services';
 import ConnectionString from 'mongodb-connection-string-url';
 import { readDockerfile, stageEnv } from './dockerfile';
 import { MONGO_VERSION } from './database-checks';
@@ -55,11 +55,12 @@ describe('docker/Dockerfile', () => {
     expect(last('ENV')).toMatch(/\bPORT=3000\b/);
     expect(last('EXPOSE')).toBe('3000');
     expect(last('HEALTHCHECK')).toMatch(/CMD \["node", "-e", ".*\/healthz/);
-    expect(last('CMD')).toBe('["node", "--enable-source-maps", "main.js"]');
+    expect(last('CMD')).toBe(JSON.stringify(['node', '--enable-source-maps', ...SERVICE_V8_FLAGS, 'main.js']).replace(/","/g, '", "'));
   });
 
-  it('runs node with the heap flags npm start and the benchmark use (libs/services SERVICE_NODE_FLAGS), as NODE_OPTIONS a deployment can override', () => {
-    expect(stageEnv(runtime).NODE_OPTIONS).toBe(SERVICE_NODE_FLAGS.join(' '));
+  it('runs node with the flags npm start and the benchmark use (libs/services SERVICE_NODE_FLAGS): the heap limits as NODE_OPTIONS a deployment can override, the V8 tuning on the command line', () => {
+    expect(stageEnv(runtime).NODE_OPTIONS).toBe(SERVICE_HEAP_FLAGS.join(' '));
+    expect([...SERVICE_HEAP_FLAGS, ...SERVICE_V8_FLAGS]).toEqual(SERVICE_NODE_FLAGS);
     expect(stageEnv(build).NODE_OPTIONS).toBeUndefined();
   });
 

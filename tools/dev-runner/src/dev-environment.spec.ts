@@ -145,7 +145,7 @@ describe('startDevEnvironment', () => {
       name: 'beta-api',
       port: String(ports.beta),
       mongoUrl: 'mongodb://127.0.0.1:27999/',
-      // the production image's heap settings (its NODE_OPTIONS)
+      // the production image's Node flags (its NODE_OPTIONS and command)
       execArgv: ['--enable-source-maps', ...SERVICE_NODE_FLAGS],
     });
     expect(await fetchText(ports.gateway, '/')).toBe('');

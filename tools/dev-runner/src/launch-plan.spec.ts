@@ -27,7 +27,7 @@ describe('planLaunch', () => {
     expect(articles).toEqual({
       name: 'articles-api',
       script: path.join(root, 'dist/apps/articles-api/main.js'),
-      // the heap settings of the production image (its NODE_OPTIONS), so npm start uses memory alike
+      // the Node flags of the production image (its NODE_OPTIONS and command), so npm start uses memory alike
       nodeArgs: ['--enable-source-maps', ...SERVICE_NODE_FLAGS],
       port: 3002,
       ready: { url: 'http://127.0.0.1:3002/readyz', anyStatus: false },
