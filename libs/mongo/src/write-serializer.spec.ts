@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { MongoClient } from 'mongodb';
 import { startEmbeddedMongo, type EmbeddedProcess } from './embedded';
 
@@ -39,6 +40,16 @@ describe('the embedded server behind the write serializer: single-document write
       expect(results.filter(Boolean)).toEqual([{ _id: 1, rev: 1 }]);
       expect(await records.findOne({ _id: 1 })).toEqual({ _id: 1, rev: 1 });
     }
+  });
+
+  it('closes a connection that sends a length shorter than a message header, and keeps serving the others', async () => {
+    const { hostname, port } = new URL(server.uri);
+    const socket = net.connect(Number(port), hostname);
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    socket.on('error', () => undefined);
+    socket.write(Buffer.from([4, 0, 0, 0, 1, 2, 3, 4]));
+    await closed;
+    expect(await db().command({ ping: 1 })).toMatchObject({ ok: 1 });
   });
 
   it('cuts clients off when stopped: the address refuses new connections', async () => {

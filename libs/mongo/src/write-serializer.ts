@@ -42,13 +42,14 @@ export interface WriteSerializer {
   close(): Promise<void>;
 }
 
-/** Splits a byte stream into wire-protocol messages. */
-function messageReader(onMessage: (message: Buffer) => void) {
+/** Splits a byte stream into wire-protocol messages; a length shorter than the header ends the stream (`onInvalid`). */
+function messageReader(onMessage: (message: Buffer) => void, onInvalid: () => void) {
   let pending: Buffer = Buffer.alloc(0);
   return (chunk: Buffer) => {
     pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
     while (pending.length >= 4) {
       const length = pending.readInt32LE(0);
+      if (length < HEADER) return onInvalid();
       if (pending.length < length) return;
       onMessage(pending.subarray(0, length));
       pending = pending.subarray(length);
@@ -115,14 +116,14 @@ export function serializeWrites(serverUri: string): Promise<WriteSerializer> {
           upstream.write(message);
           if (!expectsReply) release();
         });
-      }),
+      }, end),
     );
     upstream.on(
       'data',
       messageReader((message) => {
         if (inFlight && message.readInt32LE(8) === inFlight.requestId) releaseInFlight();
         client.write(message);
-      }),
+      }, end),
     );
     for (const socket of [client, upstream]) {
       socket.on('error', end);
