@@ -24,7 +24,7 @@ const DEAL_OWN_WORST_BYTES = WORST_ITEM_BYTES.deal - MAX_RELATED_CONTACTS * WORS
 /**
  * The worst-case bytes of the deals presented at once: what PAGE_MAX.deals deals at their bounds
  * weigh (7.5 MiB). Deals with few related contacts weigh far less at worst, so a track's deals are
- * presented in as few chunks as that bound allows (the relations of a chunk cost five reads).
+ * presented in as few chunks as that bound allows (the relations of a chunk cost four reads).
  */
 const CHUNK_WORST_BYTES = PAGE_MAX.deals * WORST_ITEM_BYTES.deal;
 /** Deals read from the database at a time (their own worst case: 40 × 128 KiB = 5 MiB). */
