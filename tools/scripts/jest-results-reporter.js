@@ -3,6 +3,31 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
+const ANSI = /\u001b\[[0-9;]*m/g;
+/** The message's first lines without the stack, e.g. "expect(received).toBe(expected) | Expected: 200 | Received: 503". */
+const gist = (text) =>
+  (text ?? '')
+    .replace(ANSI, '')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('at '))
+    .slice(0, 4)
+    .join(' | ')
+    .slice(0, 300);
+
+/** Which tests failed and why, one line each, so that a CI log's tail names them. */
+function failuresOf(results) {
+  return results.testResults.flatMap((file) => {
+    const where = path.relative(path.join(__dirname, '..', '..'), file.testFilePath);
+    if (file.testExecError || (file.failureMessage && file.numFailingTests === 0)) {
+      return [{ where, test: '(the file did not run)', why: gist(file.testExecError?.message ?? file.failureMessage) }];
+    }
+    return file.testResults
+      .filter((t) => t.status === 'failed')
+      .map((t) => ({ where, test: t.fullName.slice(0, 160), why: gist(t.failureMessages.join('\n')) }));
+  });
+}
+
 class ResultsFileReporter {
   constructor(globalConfig) {
     this.globalConfig = globalConfig;
@@ -19,6 +44,7 @@ class ResultsFileReporter {
       failed: results.numFailedTests,
       skipped: results.numPendingTests + results.numTodoTests,
       failedSuites,
+      failures: failuresOf(results),
       // aggregated `success` is not final yet when reporters run, so derive it
       success: results.numFailedTests === 0 && failedSuites === 0 && results.numTotalTestSuites > 0,
     };

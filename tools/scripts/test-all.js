@@ -25,6 +25,9 @@ console.log('');
 for (const r of results.sort((a, b) => a.project.localeCompare(b.project))) {
   console.log(`  ${r.success ? 'ok  ' : 'FAIL'} ${r.project.padEnd(14)} ${r.passed} passed, ${r.failed} failed`);
 }
+const failures = results.flatMap((r) => (r.failures ?? []).map((f) => ({ project: r.project, ...f })));
+for (const f of failures.slice(0, 20)) console.log(`  failed: ${f.where} > ${f.test}\n          ${f.why}`);
+if (failures.length > 20) console.log(`  ... and ${failures.length - 20} more failed tests`);
 if (failedProjects.length) console.log(`Failed projects: ${failedProjects.join(', ')}`);
 console.log(`Tests: ${total('passed')} passed, ${total('failed')} failed, ${total('skipped')} skipped`);
 
