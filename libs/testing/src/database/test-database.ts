@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Connection } from 'mongoose';
-import { connectMongo, forgetHeldIds } from '@lib/mongo';
+import { connectMongo, forgetHeldIds, startEmbeddedMongo, type EmbeddedProcess } from '@lib/mongo';
 
 export interface TestDatabase {
   /** The connection of this test file's own database (available inside tests). */
   readonly connection: Connection;
   readonly dbName: string;
+  /** The URL of the server the database is on (without the database name). */
+  readonly serverUrl: string;
   /** Empties every collection of the database (counters too), keeping indexes. */
   clear(): Promise<void>;
 }
@@ -19,27 +21,39 @@ export const TEST_TIME_LIMITS = { serverSelectionMs: 5_000, connectMs: 10_000, s
 
 /**
  * Gives the calling test file its own database on the run's server (see global-setup), connected
- * before its tests and dropped after them.
+ * before its tests and dropped after them. `ownServer`: on an embedded server of its own instead,
+ * for processes that connect with the production time limits (replicas): on the run's server, busy
+ * with every other test file's writes (one at a time: libs/mongo write-serializer), they would see
+ * waits those limits call a stalled database.
  */
-export function useTestDatabase(options: { monitorCommands?: boolean } = {}): TestDatabase {
+export function useTestDatabase(options: { monitorCommands?: boolean; ownServer?: boolean } = {}): TestDatabase {
   const dbName = `test_${process.env.JEST_WORKER_ID ?? '0'}_${randomBytes(4).toString('hex')}`;
   let connection: Connection | undefined;
+  let server: EmbeddedProcess | undefined;
+  let serverUrl: string | undefined;
 
   beforeAll(async () => {
-    const url = process.env.TEST_MONGO_URL;
-    if (!url) throw new Error('TEST_MONGO_URL is not set: run tests through jest with the shared preset');
-    connection = await connectMongo({ url, dbName, monitorCommands: options.monitorCommands, limits: TEST_TIME_LIMITS });
+    if (options.ownServer) server = await startEmbeddedMongo();
+    serverUrl = server?.uri ?? process.env.TEST_MONGO_URL;
+    if (!serverUrl) throw new Error('TEST_MONGO_URL is not set: run tests through jest with the shared preset');
+    connection = await connectMongo({ url: serverUrl, dbName, monitorCommands: options.monitorCommands, limits: TEST_TIME_LIMITS });
   });
 
   afterAll(async () => {
-    if (!connection) return;
-    // The embedded server lacks dropDatabase; its data dies with the run anyway.
-    await connection.dropDatabase().catch(() => undefined);
-    await connection.close();
+    if (connection) {
+      // The embedded server lacks dropDatabase; its data dies with the run anyway.
+      await connection.dropDatabase().catch(() => undefined);
+      await connection.close();
+    }
+    await server?.stop();
   });
 
   return {
     dbName,
+    get serverUrl() {
+      if (!serverUrl) throw new Error('the test database is only available inside tests');
+      return serverUrl;
+    },
     get connection() {
       if (!connection) throw new Error('the test database is only available inside tests');
       return connection;

@@ -7,14 +7,15 @@ export interface UsedReplicas extends Replicas {
 }
 
 /**
- * N replicas of an app for the calling test file, on the file's own database: started before its
- * tests, stopped after them (also when a test or the start-up fails).
+ * N replicas of an app for the calling test file, on the file's own database and embedded server
+ * (the replicas run with the production time limits): started before its tests, stopped after them
+ * (also when a test or the start-up fails).
  */
 export function useReplicas(options: Omit<ReplicaOptions, 'dbName' | 'mongoUrl'>): UsedReplicas {
-  const db = useTestDatabase();
+  const db = useTestDatabase({ ownServer: true });
   let replicas: Replicas | undefined;
   beforeAll(async () => {
-    replicas = await startReplicas({ ...options, dbName: db.dbName });
+    replicas = await startReplicas({ ...options, mongoUrl: db.serverUrl, dbName: db.dbName });
   }, 60_000);
   afterAll(async () => {
     await replicas?.stop();
