@@ -20,7 +20,7 @@ function failuresOf(results) {
   return results.testResults.flatMap((file) => {
     const where = path.relative(path.join(__dirname, '..', '..'), file.testFilePath);
     if (file.testExecError || (file.failureMessage && file.numFailingTests === 0)) {
-      return [{ where, test: '(the file did not run)', why: gist(file.testExecError?.message ?? file.failureMessage) }];
+      return [{ where, test: '(the file failed outside its tests: set-up, hooks or compilation)', why: gist(file.testExecError?.message ?? file.failureMessage) }];
     }
     return file.testResults
       .filter((t) => t.status === 'failed')
