@@ -21,11 +21,14 @@ export interface ProfileSummary {
   byFunction: Map<string, number>;
 }
 
+/** The MongoDB drivers (mongodb-core: the 2.x driver's wire layer, for profiles of older services). */
+const DRIVERS = new Set(['mongodb', 'mongodb-core']);
 const SOCKET_WRITES = new Set(['writev', 'writeBuffer', 'writeUtf8String', 'writeLatin1String', 'writeAsciiString', 'writeUcs2String']);
 
 /** npm packages by the category they are reported under (anything else: `other deps: <name>`). */
 const PACKAGE_CATEGORY: Record<string, string> = {
   mongodb: 'driver',
+  'mongodb-core': 'driver',
   'mongodb-connection-string-url': 'driver',
   bson: 'BSON',
   mongoose: 'mongoose',
@@ -141,11 +144,16 @@ export function summarize(profile: CpuProfile, fromUs: number, toUs: number, fil
   const parent = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
   const categoryOfNode = new Map<number, [string, string]>();
+  const frameOf = (id: number) => {
+    const node = byId.get(id);
+    if (!node) throw new Error(`the profile has no node ${id}`);
+    return node.callFrame;
+  };
 
   const classify = (id: number): [string, string] => {
     const known = categoryOfNode.get(id);
     if (known) return known;
-    const frame = byId.get(id)!.callFrame;
+    const frame = frameOf(id);
     const label = (file: string) => `${frame.functionName || '(anonymous)'} (${file}:${frame.lineNumber + 1})`;
     let result: [string, string];
     if (frame.functionName === '(garbage collector)') result = ['GC', frame.functionName];
@@ -155,14 +163,14 @@ export function summarize(profile: CpuProfile, fromUs: number, toUs: number, fil
       let up = parent.get(id);
       let database = false;
       while (up !== undefined && !database) {
-        database = packageOf(byId.get(up)!.callFrame.url) === 'mongodb';
+        database = DRIVERS.has(packageOf(frameOf(up).url) ?? '');
         up = parent.get(up);
       }
       result = [database ? 'socket writes: database' : 'socket writes: HTTP', frame.functionName];
     } else if (frame.url === 'node:internal/crypto/hash' || frame.url === 'node:internal/crypto/hash.js' || (!frame.url && byId.get(parent.get(id) ?? -1)?.callFrame.url.startsWith('node:internal/crypto'))) {
       // a hash or HMAC counts as `crypto ← <the caller's category>`: who asked for it is what matters
       let up = parent.get(id);
-      while (up !== undefined && byId.get(up)!.callFrame.url.startsWith('node:')) up = parent.get(up);
+      while (up !== undefined && frameOf(up).url.startsWith('node:')) up = parent.get(up);
       const [category, caller] = up === undefined ? ['node core: other', ''] : classify(up);
       result = [`crypto ← ${category}`, `${frame.functionName} ← ${caller}`];
     } else if (!frame.url) {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startEmbeddedMongo } from '@lib/mongo';
 import { SERVICE_NODE_FLAGS } from '@lib/services';
-import { addSummaries, grouped, SourceFiles, summarize, type CpuProfile, type ProfileSummary } from './cpu-profile';
+import { addSummaries, grouped, SourceFiles, summarize, type CpuProfile } from './cpu-profile';
 import { endpoints, type AppName, type Endpoint } from './endpoints';
 import { measure, type Figures, type MeasureOptions } from './measure';
 import { startNode, type Service } from './processes';
@@ -75,7 +75,11 @@ async function main(): Promise<void> {
     return JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as CpuProfile;
   };
   const profiles = new Map<string, CpuProfile>();
-  const profileFor = (name: string) => profiles.get(name) ?? (profiles.set(name, profileOf(name)), profiles.get(name)!);
+  const profileFor = (name: string) => {
+    let profile = profiles.get(name);
+    if (!profile) profiles.set(name, (profile = profileOf(name)));
+    return profile;
+  };
   const report: string[] = [];
   const detail: string[] = [];
   for (const { row, ours, baseline, load } of runs) {
@@ -158,7 +162,8 @@ async function measureRows(out: string, options: MeasureOptions, profileDir: (na
         for (const side of sides) await side();
         const failed = [...runsOfRow.ours, ...runsOfRow.baseline].find((w) => w.figures.failures);
         if (failed) throw new Error(`${row.name}: ${failed.figures.failures} failed answers`);
-        log(`${row.name}, round ${round + 1}: ours ${runsOfRow.ours.at(-1)!.figures.cpuMsPerRequest.toFixed(3)} ms, baseline ${runsOfRow.baseline.at(-1)!.figures.cpuMsPerRequest.toFixed(3)} ms CPU per request`);
+        const last = (windows: Window[]) => windows[windows.length - 1].figures.cpuMsPerRequest.toFixed(3);
+        log(`${row.name}, round ${round + 1}: ours ${last(runsOfRow.ours)} ms, baseline ${last(runsOfRow.baseline)} ms CPU per request`);
       }
     }
   } finally {
