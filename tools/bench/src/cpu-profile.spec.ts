@@ -49,6 +49,21 @@ describe('CPU profile summary', () => {
     expect(Object.fromEntries(summary.byCategory)).toEqual({ 'socket writes: HTTP': 10 });
   });
 
+  it('counts the 2.x driver (mongodb-core) as the database client, its socket writes as the database\'s', () => {
+    const old: CpuProfile = {
+      nodes: [
+        { id: 1, callFrame: frame('(root)'), children: [2] },
+        { id: 2, callFrame: frame('write', '/w/node_modules/mongodb-core/lib/connection/connection.js'), children: [3] },
+        { id: 3, callFrame: frame('writeBuffer') },
+      ],
+      startTime: 0,
+      endTime: 30,
+      samples: [2, 3, 3],
+      timeDeltas: [10, 10, 10],
+    };
+    expect(Object.fromEntries(summarize(old, 0, 30, files).byCategory)).toEqual({ driver: 10, 'socket writes: database': 10 });
+  });
+
   it('adds the windows of several rounds', () => {
     const total = addSummaries([summarize(profile, 1_000, 1_030, files), summarize(profile, 1_000, 1_030, files)]);
     expect(total.busyUs).toBe(60);
