@@ -1,6 +1,6 @@
 import autocannon from 'autocannon';
 import type { BenchRequest } from './endpoints';
-import { cpuMs } from './processes';
+import { cpuMs, threadCpuMs } from './processes';
 
 export interface Figures {
   requestsPerSecond: number;
@@ -11,6 +11,11 @@ export interface Figures {
   requests: number;
   /** Answers that were not 2xx, plus connection errors and timeouts. */
   failures: number;
+  /** The main thread's CPU time per request (the rest is V8's helper threads and libuv's pool). */
+  mainThreadCpuMsPerRequest: number;
+  /** When the measured run started and ended, in microseconds on the monotonic clock (a CPU profile's clock). */
+  fromUs: number;
+  toUs: number;
 }
 
 export interface MeasureOptions {
@@ -46,9 +51,13 @@ function fire(port: number, request: BenchRequest, connections: number, length: 
 export async function measure(port: number, pid: number, request: BenchRequest, options: MeasureOptions): Promise<Figures> {
   if (options.warmupRequests) await fire(port, request, options.connections, { amount: options.warmupRequests });
   else if (options.warmupSeconds > 0) await fire(port, request, options.connections, { duration: options.warmupSeconds });
+  const fromUs = Number(process.hrtime.bigint() / 1000n);
   const cpuBefore = cpuMs(pid);
+  const mainBefore = threadCpuMs(pid, pid);
   const result = await fire(port, request, options.connections, options.requests ? { amount: options.requests } : { duration: options.durationSeconds });
   const cpu = cpuMs(pid) - cpuBefore;
+  const mainCpu = threadCpuMs(pid, pid) - mainBefore;
+  const toUs = Number(process.hrtime.bigint() / 1000n);
   const requests = result['2xx'] + result.non2xx;
   return {
     requestsPerSecond: result.requests.average,
@@ -57,5 +66,8 @@ export async function measure(port: number, pid: number, request: BenchRequest, 
     cpuMsPerRequest: requests ? cpu / requests : NaN,
     requests,
     failures: result.non2xx + result.errors + result.timeouts,
+    mainThreadCpuMsPerRequest: requests ? mainCpu / requests : NaN,
+    fromUs,
+    toUs,
   };
 }

@@ -47,12 +47,22 @@ export async function startNode(name: string, script: string, env: Record<string
 
 const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
-/** CPU time (user + system) the process has used so far, in milliseconds. */
-export function cpuMs(pid: number): number {
+/** CPU time (user + system) used so far, in milliseconds, from a /proc stat file. */
+function statCpuMs(file: string): number {
   // fields after the command name (which may hold spaces) start at "state"; utime and stime are fields 14 and 15
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const stat = readFileSync(file, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+}
+
+/** CPU time (user + system) the process has used so far, all threads, in milliseconds. */
+export function cpuMs(pid: number): number {
+  return statCpuMs(`/proc/${pid}/stat`);
+}
+
+/** CPU time one thread of the process has used so far, in milliseconds (the main thread's id is the pid). */
+export function threadCpuMs(pid: number, tid: number): number {
+  return statCpuMs(`/proc/${pid}/task/${tid}/stat`);
 }
 
 /** Resident memory of the process, in MB. */
