@@ -113,8 +113,8 @@ export function accountService(connection: Connection) {
     /** Owners of every contact and deal read. */
     usersById: (account: number, ids: number[]) => users(account).byIds(ids),
 
-    /** The user, when this process verified the credential recently (it is in the credential cache). */
-    cachedCredential: (email: string, apiKey: string): DomainUserDoc | undefined => credentials.lookup(email, apiKey),
+    /** True when this process verified the credential recently (it is in the credential cache). */
+    knowsCredential: (email: string, apiKey: string) => credentials.lookup(email, apiKey) !== undefined,
 
     /**
      * The enabled user with this email and API key, or null. A verified credential is cached (see

@@ -1,9 +1,10 @@
 import { unauthorized } from '@lib/errors';
 import type { FailedAttemptLimit } from '@lib/http';
-import type { NextFunction, Request, RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
+import { Passport } from 'passport';
+import { BasicStrategy } from 'passport-http';
 import type { DomainUserDoc } from '../accounts/domain-user.model';
 import type { AccountService } from '../accounts/account.service';
-import { basicCredentials } from './basic-credentials';
 
 const CHALLENGE = { 'WWW-Authenticate': 'Basic realm="crm", charset="UTF-8"' };
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -19,26 +20,29 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export function basicAuth(accounts: AccountService, failures: FailedAttemptLimit): RequestHandler {
   // A credential this process verified recently (cached) is not a guess: it skips the failed-attempt check.
   async function verify(req: Request, email: string, apiKey: string): Promise<DomainUserDoc | null> {
-    const fresh = !READS.has(req.method);
-    const cached = accounts.cachedCredential(email, apiKey);
-    if (cached && !fresh) return cached; // what authenticate would answer, without hashing the key again
     const address = req.ip ?? 'unknown';
-    if (!cached) await failures.check(address);
-    const user = await accounts.authenticate(email, apiKey, { fresh });
+    if (!accounts.knowsCredential(email, apiKey)) await failures.check(address);
+    const user = await accounts.authenticate(email, apiKey, { fresh: !READS.has(req.method) });
     if (!user) await failures.fail(address).catch(() => undefined); // the 401 stands even if it could not be counted
     return user;
   }
 
-  const refuse = (req: Request, next: NextFunction) =>
-    next(unauthorized(req.headers.authorization ? 'The email or API key is wrong' : 'Authentication required: HTTP Basic with your email and API key', CHALLENGE));
-  return (req, _res, next) => {
-    const credentials = basicCredentials(req.headers.authorization);
-    if (!credentials) return refuse(req, next);
-    verify(req, credentials.email, credentials.apiKey).then((user) => {
-      if (!user) return refuse(req, next);
+  const passport = new Passport();
+  passport.use(
+    new BasicStrategy({ passReqToCallback: true }, (req: Request, email: string, apiKey: string, done: (err: unknown, user?: DomainUserDoc | false) => void) => {
+      verify(req, email, apiKey).then((user) => done(null, user ?? false), done);
+    }),
+  );
+  return (req, res, next) => {
+    passport.authenticate('basic', { session: false }, (err: unknown, user: DomainUserDoc | false) => {
+      if (err) return next(err);
+      if (!user) {
+        const message = req.headers.authorization ? 'The email or API key is wrong' : 'Authentication required: HTTP Basic with your email and API key';
+        return next(unauthorized(message, CHALLENGE));
+      }
       req.user = user;
       next();
-    }, next);
+    })(req, res, next);
   };
 }
 
