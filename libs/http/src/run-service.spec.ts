@@ -4,9 +4,13 @@ import { z } from '@lib/validation';
 import express from 'express';
 import { Schema } from 'mongoose';
 import { buildServiceApp } from './build-app';
-import { runService, startOrExit, type RunningService, type ServiceDeps } from './run-service';
+import { runService, startOrExit, type RunningService, type RunServiceOptions, type ServiceDeps } from './run-service';
 
 const get = getOnFreshConnection;
+
+/** runService under this spec's name on an ephemeral port, logging nothing, on the test database `dbName`. */
+const runOnTestDatabase = (dbName: string, options: Omit<RunServiceOptions, 'name' | 'port' | 'logLevel' | 'database'>) =>
+  runService({ name: 'run-service-spec', port: 0, logLevel: 'silent', database: { url: process.env.TEST_MONGO_URL, dbName }, ...options });
 
 describe('runService', () => {
   let running: RunningService | undefined;
@@ -14,11 +18,7 @@ describe('runService', () => {
 
   it('connects, builds the app, creates indexes, listens, and closes the database on shutdown', async () => {
     let deps: ServiceDeps | undefined;
-    running = await runService({
-      name: 'run-service-spec',
-      port: 0,
-      logLevel: 'silent',
-      database: { url: process.env.TEST_MONGO_URL, dbName: 'run_service_spec' },
+    running = await runOnTestDatabase('run_service_spec', {
       createApp(given) {
         deps = given;
         const schema = new Schema({ code: String });
@@ -48,11 +48,7 @@ describe('runService', () => {
   it('runs beforeClose on shutdown while the database is still open', async () => {
     let deps: ServiceDeps | undefined;
     let stateAtBeforeClose: number | undefined;
-    running = await runService({
-      name: 'run-service-spec',
-      port: 0,
-      logLevel: 'silent',
-      database: { url: process.env.TEST_MONGO_URL, dbName: 'run_service_spec_close' },
+    running = await runOnTestDatabase('run_service_spec_close', {
       createApp(given) {
         deps = given;
         return express();
