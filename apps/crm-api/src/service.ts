@@ -1,4 +1,5 @@
-import type { RunServiceOptions } from '@lib/http';
+import { runOptionsFromConfig, type RunServiceOptions } from '@lib/http';
+import { devDefaultsWarnings } from '@lib/validation';
 import { accountService } from './accounts/account.service';
 import { createApp } from './app';
 import type { CrmConfig } from './config';
@@ -6,11 +7,8 @@ import type { CrmConfig } from './config';
 /** How `main.ts` runs crm-api (start-up tests run the same). */
 export function crmService(config: CrmConfig): RunServiceOptions {
   return {
-    name: 'crm-api',
-    port: config.port,
-    logLevel: config.logLevel,
-    database: config.database,
-    warnings: config.defaultsUsed.length ? [`development defaults in use: ${config.defaultsUsed.join(', ')}`] : [],
+    ...runOptionsFromConfig('crm-api', config),
+    warnings: devDefaultsWarnings(config.defaultsUsed),
     createApp: (deps) => createApp({ ...deps, contactLimit: config.contactLimit, cursorSecret: config.cursorSecret, defaultMilestones: config.defaultMilestones }),
     // repeated until it succeeds while the database is unreachable; creates the owner only once
     prepare: async ({ connection, logger }) => {

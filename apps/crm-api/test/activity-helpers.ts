@@ -10,6 +10,17 @@ export function expectEmpty204(res: Response) {
   expect(res.text).toBe('');
 }
 
+/**
+ * DELETE `${base}/{id}` by `user` of their own record, another account's record and an unknown id:
+ * each answers an empty 204, and only the other account's record is still stored.
+ */
+export async function expectDeleteScopedToAccount(ctx: Ctx, user: TestUser, base: string, records: { mine: { id: number }; theirs: { id: number } }, storedIds: () => Promise<unknown[]>) {
+  expectEmpty204(await ctx.as(user).delete(`${base}/${records.mine.id}`));
+  expectEmpty204(await ctx.as(user).delete(`${base}/${records.theirs.id}`));
+  expectEmpty204(await ctx.as(user).delete(`${base}/999999`));
+  expect(await storedIds()).toEqual([records.theirs.id]);
+}
+
 /** A person of `user`'s account, as C3 returned it. */
 export async function createContact(ctx: Ctx, user: TestUser, firstName: string, email?: string) {
   const res = await ctx.as(user).post('/dev/api/contacts').send(person(firstName, email));

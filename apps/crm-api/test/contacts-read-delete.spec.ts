@@ -43,6 +43,22 @@ function holdFirst(method: 'insertOne' | 'updateOne', matches: (args: unknown[])
   return { state, restore: () => (open(), spy.mockRestore()) };
 }
 
+/**
+ * Sends `send`, and once its write is held at `hold`, ann deletes the company `companyId` (an empty
+ * 204); then lets the write go on and returns the answer to `send`.
+ */
+async function deletedWhileHeld(hold: ReturnType<typeof holdFirst>, companyId: number, send: () => Promise<Response>): Promise<Response> {
+  try {
+    const sending = send();
+    await waitFor(() => hold.state.reached);
+    expectEmpty204(await ctx.as(ann).delete(`/dev/api/contacts/${companyId}`));
+    hold.state.open();
+    return await sending;
+  } finally {
+    hold.restore();
+  }
+}
+
 let ann: TestUser;
 let zed: TestUser;
 beforeEach(async () => {
@@ -194,16 +210,7 @@ describe('C5: delete', () => {
   it('unlinks a person created while its company is deleted (checked before the delete, written after it)', async () => {
     const acme = await createAs(ann, company('Acme'));
     const hold = holdFirst('insertOne', ([doc]) => (doc as { contact_company_id?: number }).contact_company_id === acme.id);
-    let created;
-    try {
-      const creating = ctx.as(ann).post('/dev/api/contacts').send(person('Ann', undefined, { contact_company_id: acme.id })).then((res) => res);
-      await waitFor(() => hold.state.reached);
-      expectEmpty204(await ctx.as(ann).delete(`/dev/api/contacts/${acme.id}`));
-      hold.state.open();
-      created = await creating;
-    } finally {
-      hold.restore();
-    }
+    const created = await deletedWhileHeld(hold, acme.id, () => ctx.as(ann).post('/dev/api/contacts').send(person('Ann', undefined, { contact_company_id: acme.id })).then((res) => res));
     expect(created.status).toBe(200);
     expect(created.body).not.toHaveProperty('contact_company_id');
     expect((await ctx.Contact.findById(created.body.id).lean())!.contact_company_id).toBeNull();
@@ -214,16 +221,7 @@ describe('C5: delete', () => {
     const acme = await createAs(ann, company('Acme'));
     const ann1 = await createAs(ann, person('Ann'));
     const hold = holdFirst('updateOne', ([, update]) => (update as { $set?: { contact_company_id?: number } }).$set?.contact_company_id === acme.id);
-    let updated;
-    try {
-      const updating = ctx.as(ann).put('/dev/api/contacts').send({ id: ann1.id, contact_company_id: acme.id }).then((res) => res);
-      await waitFor(() => hold.state.reached);
-      expectEmpty204(await ctx.as(ann).delete(`/dev/api/contacts/${acme.id}`));
-      hold.state.open();
-      updated = await updating;
-    } finally {
-      hold.restore();
-    }
+    const updated = await deletedWhileHeld(hold, acme.id, () => ctx.as(ann).put('/dev/api/contacts').send({ id: ann1.id, contact_company_id: acme.id }).then((res) => res));
     expect(updated.status).toBe(200);
     expect(updated.body).not.toHaveProperty('contact_company_id');
     expect((await ctx.Contact.findById(ann1.id).lean())!.contact_company_id).toBeNull();

@@ -1,4 +1,5 @@
-import type { RunServiceOptions } from '@lib/http';
+import { runOptionsFromConfig, type RunServiceOptions } from '@lib/http';
+import { devDefaultsWarnings } from '@lib/validation';
 import { createApp } from './app';
 import type { NewsConfig } from './config';
 import { feedSync, type FeedSync } from './feeds/feed-sync';
@@ -9,11 +10,8 @@ export function newsService(config: NewsConfig): RunServiceOptions {
   let sync: FeedSync | undefined;
   let schedule: SyncSchedule | undefined;
   return {
-    name: 'news-api',
-    port: config.port,
-    logLevel: config.logLevel,
-    database: config.database,
-    warnings: config.defaultsUsed.length ? [`development defaults in use: ${config.defaultsUsed.join(', ')}`] : [],
+    ...runOptionsFromConfig('news-api', config),
+    warnings: devDefaultsWarnings(config.defaultsUsed),
     createApp: (deps) => {
       sync = feedSync({ connection: deps.connection, logger: deps.logger, publishers: config.publishers, leaseMs: config.syncLeaseSeconds * 1000 });
       return createApp({ ...deps, masterKey: config.masterKey, jwt: config.jwt, publishers: config.publishers, sync });

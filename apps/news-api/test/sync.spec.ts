@@ -1,8 +1,9 @@
 import request from 'supertest';
-import { feedSync } from '../src/feeds/feed-sync';
+import { feedSync, type FeedSync } from '../src/feeds/feed-sync';
 import { scheduleSync } from '../src/feeds/sync-schedule';
 import { createLifecycle, createLogger } from '@lib/http';
 import { leaseHolder } from '@lib/mongo';
+import type { Publisher } from '../src/feeds/feeds-config';
 import { fixture } from './feed-server';
 import { MASTER_KEY, setupNewsApp } from './setup-app';
 
@@ -14,6 +15,11 @@ const ctx = setupNewsApp({
   ],
   fetchLimits: { timeoutMs: 1_000, maxBytes: 256 * 1024 },
 });
+
+/** A feed sync of `publishers` on the test database, logging nothing, each fetch bounded by `timeoutMs`. */
+const syncOf = (publishers: Publisher[], timeoutMs: number) =>
+  feedSync({ connection: ctx.connection, logger: createLogger('test', 'silent'), publishers, limits: { timeoutMs, maxBytes: 256 * 1024 } });
+const scheduleEvery = (sync: FeedSync, intervalMs: number) => scheduleSync(sync, { intervalMs, logger: createLogger('test', 'silent'), lifecycle: createLifecycle() });
 
 const syncNow = () => request(ctx.app).post('/news/sync').send({ access_token: MASTER_KEY });
 
@@ -140,15 +146,10 @@ describe('POST /news/sync', () => {
   });
 
   it('never reaches the network: a feed on another host fails and the rest go on', async () => {
-    const sync = feedSync({
-      connection: ctx.connection,
-      logger: createLogger('test', 'silent'),
-      publishers: [
+    const sync = syncOf([
         { id: 'outside', name: 'Outside', feeds: ['https://www.abc.net.au/news/feed/51892/rss.xml'] },
         { id: 'abc-news', name: 'ABC News', feeds: [ctx.feeds.url('/abc.xml')] },
-      ],
-      limits: { timeoutMs: 1_000, maxBytes: 256 * 1024 },
-    });
+      ], 1_000);
     const report = await sync.run();
     expect(report.sources[0].errors).toEqual([expect.stringContaining('network access blocked in tests')]);
     expect(report.sources[1]).toMatchObject({ inserted: 3, errors: [] });
@@ -171,13 +172,8 @@ describe('POST /news/sync', () => {
 
 describe('the sync schedule', () => {
   it('runs at once and on every interval until stopped, and never after', async () => {
-    const sync = feedSync({
-      connection: ctx.connection,
-      logger: createLogger('test', 'silent'),
-      publishers: [{ id: 'abc-news', name: 'ABC News', feeds: [ctx.feeds.url('/abc.xml')] }],
-      limits: { timeoutMs: 1_000, maxBytes: 256 * 1024 },
-    });
-    const schedule = scheduleSync(sync, { intervalMs: 100, logger: createLogger('test', 'silent'), lifecycle: createLifecycle() });
+    const sync = syncOf([{ id: 'abc-news', name: 'ABC News', feeds: [ctx.feeds.url('/abc.xml')] }], 1_000);
+    const schedule = scheduleEvery(sync, 100);
     for (let i = 0; i < 100 && ctx.feeds.hits('/abc.xml') < 3; i++) await new Promise((r) => setTimeout(r, 20));
     await schedule.stop();
     const hits = ctx.feeds.hits('/abc.xml');
@@ -188,12 +184,7 @@ describe('the sync schedule', () => {
   });
 
   it('stopped while storing a feed’s entries: stores no more of them, records no success on the source, frees the lease', async () => {
-    const sync = feedSync({
-      connection: ctx.connection,
-      logger: createLogger('test', 'silent'),
-      publishers: [{ id: 'abc-news', name: 'ABC News', feeds: [ctx.feeds.url('/abc.xml')] }],
-      limits: { timeoutMs: 10_000, maxBytes: 256 * 1024 },
-    });
+    const sync = syncOf([{ id: 'abc-news', name: 'ABC News', feeds: [ctx.feeds.url('/abc.xml')] }], 10_000);
     // the second entry's store waits until the stop has been asked
     const Article = ctx.Article as unknown as { updateOne: (...args: unknown[]) => unknown };
     const updateOne = Article.updateOne;
@@ -210,7 +201,7 @@ describe('the sync schedule', () => {
       return updateOne.apply(this, args);
     };
     try {
-      const schedule = scheduleSync(sync, { intervalMs: 60_000, logger: createLogger('test', 'silent'), lifecycle: createLifecycle() });
+      const schedule = scheduleEvery(sync, 60_000);
       await second;
       const stopped = schedule.stop();
       release();
@@ -227,13 +218,8 @@ describe('the sync schedule', () => {
 
   it('stops a run in progress on shutdown instead of waiting for slow publishers, recording no publisher error and freeing the lease', async () => {
     ctx.feeds.set('/slow.xml', { hang: true });
-    const sync = feedSync({
-      connection: ctx.connection,
-      logger: createLogger('test', 'silent'),
-      publishers: [{ id: 'slow', name: 'Slow', feeds: [ctx.feeds.url('/slow.xml')] }],
-      limits: { timeoutMs: 10_000, maxBytes: 256 * 1024 },
-    });
-    const schedule = scheduleSync(sync, { intervalMs: 60_000, logger: createLogger('test', 'silent'), lifecycle: createLifecycle() });
+    const sync = syncOf([{ id: 'slow', name: 'Slow', feeds: [ctx.feeds.url('/slow.xml')] }], 10_000);
+    const schedule = scheduleEvery(sync, 60_000);
     for (let i = 0; i < 250 && ctx.feeds.hits('/slow.xml') < 1; i++) await new Promise((r) => setTimeout(r, 20));
     expect(ctx.feeds.hits('/slow.xml')).toBe(1);
     expect(await leaseHolder(ctx.connection, 'feed-sync')).toEqual(expect.any(String));

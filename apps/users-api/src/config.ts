@@ -1,5 +1,5 @@
 import { resolveMongoTarget, type MongoTarget } from '@lib/mongo';
-import { baseEnvShape, readServiceEnv, z, type BaseServiceConfig } from '@lib/validation';
+import { baseEnvShape, devDefaultsWarnings, readServiceEnv, z, type BaseServiceConfig } from '@lib/validation';
 
 /** Printed at start when used; never used with NODE_ENV=production. */
 const DEV_DEFAULTS = {
@@ -25,8 +25,7 @@ export interface UsersConfig extends BaseServiceConfig {
  */
 export function loadConfig(env: NodeJS.ProcessEnv): UsersConfig {
   const { parsed, base, values, defaultsUsed } = readServiceEnv(envSchema, env, { devDefaults: DEV_DEFAULTS, checked: ['USERS_CURSOR_SECRET', 'USERS_API_KEY'] });
-  const warnings: string[] = [];
-  if (defaultsUsed.length) warnings.push(`development defaults in use: ${defaultsUsed.join(', ')}`);
+  const warnings = devDefaultsWarnings(defaultsUsed);
   if (base.production && !parsed.USERS_API_KEY) warnings.push('USERS_API_KEY is not set: anyone can add users');
   return {
     ...base,

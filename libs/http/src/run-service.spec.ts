@@ -1,45 +1,24 @@
-import http from 'node:http';
-import { startFaultyDatabase, type FaultyDatabase } from '@lib/testing';
+import { getOnFreshConnection, startFaultyDatabase, useSignalListenerCleanup, type FaultyDatabase } from '@lib/testing';
 import { defineRoute } from '@lib/routing';
 import { z } from '@lib/validation';
 import express from 'express';
 import { Schema } from 'mongoose';
 import { buildServiceApp } from './build-app';
-import { runService, startOrExit, type RunningService, type ServiceDeps } from './run-service';
+import { runService, startOrExit, type RunningService, type RunServiceOptions, type ServiceDeps } from './run-service';
 
-function get(port: number, path: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    http
-      .get({ host: '127.0.0.1', port, path, agent: false }, (res) => {
-        let body = '';
-        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      })
-      .on('error', reject);
-  });
-}
+const get = getOnFreshConnection;
+
+/** runService under this spec's name on an ephemeral port, logging nothing, on the test database `dbName`. */
+const runOnTestDatabase = (dbName: string, options: Omit<RunServiceOptions, 'name' | 'port' | 'logLevel' | 'database'>) =>
+  runService({ name: 'run-service-spec', port: 0, logLevel: 'silent', database: { url: process.env.TEST_MONGO_URL, dbName }, ...options });
 
 describe('runService', () => {
-  const signals = ['SIGTERM', 'SIGINT'] as const;
-  let before: Record<string, NodeJS.SignalsListener[]>;
   let running: RunningService | undefined;
-
-  beforeEach(() => {
-    before = Object.fromEntries(signals.map((s) => [s, process.listeners(s)]));
-  });
-
-  afterEach(async () => {
-    await running?.shutdown();
-    for (const s of signals) for (const l of process.listeners(s)) if (!before[s].includes(l)) process.removeListener(s, l);
-  });
+  useSignalListenerCleanup(() => running?.shutdown());
 
   it('connects, builds the app, creates indexes, listens, and closes the database on shutdown', async () => {
     let deps: ServiceDeps | undefined;
-    running = await runService({
-      name: 'run-service-spec',
-      port: 0,
-      logLevel: 'silent',
-      database: { url: process.env.TEST_MONGO_URL, dbName: 'run_service_spec' },
+    running = await runOnTestDatabase('run_service_spec', {
       createApp(given) {
         deps = given;
         const schema = new Schema({ code: String });
@@ -69,11 +48,7 @@ describe('runService', () => {
   it('runs beforeClose on shutdown while the database is still open', async () => {
     let deps: ServiceDeps | undefined;
     let stateAtBeforeClose: number | undefined;
-    running = await runService({
-      name: 'run-service-spec',
-      port: 0,
-      logLevel: 'silent',
-      database: { url: process.env.TEST_MONGO_URL, dbName: 'run_service_spec_close' },
+    running = await runOnTestDatabase('run_service_spec_close', {
       createApp(given) {
         deps = given;
         return express();
@@ -92,16 +67,11 @@ describe('runService', () => {
 describe('runService with the database unreachable at start', () => {
   let db: FaultyDatabase;
   let running: RunningService | undefined;
-  const before = process.listeners('SIGTERM').length;
+  useSignalListenerCleanup(() => running?.shutdown());
 
   beforeAll(async () => {
     db = await startFaultyDatabase();
   }, 30_000);
-
-  afterEach(async () => {
-    await running?.shutdown();
-    for (const signal of ['SIGTERM', 'SIGINT'] as const) for (const l of process.listeners(signal).slice(before)) process.removeListener(signal, l);
-  });
 
   afterAll(() => db?.close());
 

@@ -34,6 +34,11 @@ export interface RunServiceOptions {
   startUpRetry?: RetryDelays;
 }
 
+/** The part of a service's run options read straight from its config: name, port, log level, database. */
+export function runOptionsFromConfig(name: string, config: { port: number; logLevel: string; database: MongoTarget }): Pick<RunServiceOptions, 'name' | 'port' | 'logLevel' | 'database'> {
+  return { name, port: config.port, logLevel: config.logLevel, database: config.database };
+}
+
 export interface RunningService extends RunningServer {
   /** Settles once the start-up steps succeeded (true) or shutdown stopped them (false); rejects (and the process exits 1) on an error no retry mends. */
   started: Promise<boolean>;

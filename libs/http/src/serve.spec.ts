@@ -1,33 +1,16 @@
-import http from 'node:http';
 import net from 'node:net';
 import { mountRoutes } from '@lib/routing';
 import express, { type Express } from 'express';
 import pino from 'pino';
 import request from 'supertest';
+import { getOnFreshConnection, SHUTDOWN_SIGNALS, useSignalListenerCleanup } from '@lib/testing';
 import { createLifecycle, type Lifecycle } from './lifecycle';
 import { healthRoutes } from './health';
 import { PROXY_KEEPALIVE_MS, serve, type RunningServer } from './serve';
 
 const logger = pino({ level: 'silent' });
 
-interface Reply {
-  status: number;
-  body: string;
-}
-
-/** A GET over a fresh connection (no keep-alive agent), resolving with the status and body. */
-function get(port: number, path: string): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = http.get({ host: '127.0.0.1', port, path, agent: false }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-  });
-}
+const get = getOnFreshConnection;
 
 /** An app with a slow route that reports when it has started, and a route that never answers. */
 function slowApp(lifecycle: Lifecycle) {
@@ -49,19 +32,11 @@ function slowApp(lifecycle: Lifecycle) {
 }
 
 describe('serve', () => {
-  const signals = ['SIGTERM', 'SIGINT'] as const;
-  let before: Record<string, NodeJS.SignalsListener[]>;
   let running: RunningServer | undefined;
-
-  beforeEach(() => {
-    before = Object.fromEntries(signals.map((s) => [s, process.listeners(s)]));
-  });
-
-  afterEach(async () => {
+  // serve() registers once-listeners for signals; take ours off again
+  const signalListeners = useSignalListenerCleanup(async () => {
     await running?.shutdown();
     running = undefined;
-    // serve() registers once-listeners for signals; take ours off again
-    for (const s of signals) for (const l of process.listeners(s)) if (!before[s].includes(l)) process.removeListener(s, l);
   });
 
   it('listens on the given (ephemeral) port and serves the app', async () => {
@@ -76,7 +51,7 @@ describe('serve', () => {
   it('registers one SIGTERM and one SIGINT listener', async () => {
     const lifecycle = createLifecycle();
     running = await serve(slowApp(lifecycle).app, { port: 0, host: '127.0.0.1', logger, lifecycle });
-    for (const s of signals) expect(process.listenerCount(s)).toBe(before[s].length + 1);
+    for (const s of SHUTDOWN_SIGNALS) expect(process.listenerCount(s)).toBe(signalListeners.listenersBefore(s) + 1);
   });
 
   it('finishes an in-flight request, refuses new connections, then runs onClose once', async () => {

@@ -13,7 +13,8 @@ export { expectLoadServed, expectNoneMissing, runLoad, serverErrors, type LoadOp
 export { expectStartsOnceDatabaseAnswers, type StartUnreachableCase } from './resilience/start-unreachable';
 export { useFaultyServiceApp, type FaultyServiceApp } from './resilience/faulty-service-app';
 export { BUSY_MACHINE_SLACK_MS, expectOutageAnswered, expectServedThroughOutage, loadThroughOutage, type OutageCase, type OutageRun, type OutageTiming, type StoppableDatabase } from './resilience/outage';
-export { listenLoopback, sendRaw, type RawRequest, type RawResponse } from './sweeps/raw-client';
+export { getOnFreshConnection, listenLoopback, sendRaw, type RawRequest, type RawResponse } from './sweeps/raw-client';
+export { SHUTDOWN_SIGNALS, useSignalListenerCleanup, type ShutdownSignal } from './process-signals';
 export { bundleApp, bundleProject, startAppProcess, type AppProcess } from './resilience/app-process';
 export { expectSurvivesBurst, useProductionApp, worstRequests, type OpenApiPaths, type ProductionApp, type WorstRequestOptions } from './resilience/memory-burst';
 export { startReplicas, databaseUrl, type Replicas, type ReplicaOptions, type ExitStatus } from './replicas/replicas';

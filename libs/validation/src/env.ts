@@ -88,6 +88,9 @@ export interface BaseServiceConfig {
   logLevel: string;
 }
 
+/** The start-up warning naming the development defaults in use (`defaultsUsed` of readServiceEnv), if any. */
+export const devDefaultsWarnings = (defaultsUsed: readonly string[]): string[] => (defaultsUsed.length ? [`development defaults in use: ${defaultsUsed.join(', ')}`] : []);
+
 type BaseEnv = { NODE_ENV: string; PORT: number; LOG_LEVEL: string };
 
 /**

@@ -2,12 +2,12 @@ import { freePort } from '@lib/services';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
-import http from 'node:http';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { connectMongo } from '@lib/mongo';
+import { getOnFreshConnection } from '@lib/testing';
 import ConnectionString from 'mongodb-connection-string-url';
 import { bundleApp } from './bundle';
 import { fromRoot } from './workspace';
@@ -19,17 +19,7 @@ const READINESS_DELAY_MS = 2_000;
 const DRAIN_LIMIT_MS = 8_000;
 
 
-function get(port: number, urlPath: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    http
-      .get({ host: '127.0.0.1', port, path: urlPath, agent: false }, (res) => {
-        let body = '';
-        res.on('data', (chunk: Buffer) => (body += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      })
-      .on('error', reject);
-  });
-}
+const get = getOnFreshConnection;
 
 /** A POST /articles whose body arrives in two parts: in flight until finish() sends the rest. */
 async function startPost(port: number, title: string) {

@@ -1,9 +1,9 @@
 import { freePort } from '@lib/services';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SERVICE_NODE_FLAGS, type ServiceEntry } from '@lib/services';
+import { getOnFreshConnection } from '@lib/testing';
 import { build as esbuild } from 'esbuild';
 import { startDevEnvironment, type DevEnvironment } from './dev-environment';
 import { EMBEDDED_LIMITS } from './embedded-limits';
@@ -44,15 +44,7 @@ function fetchText(port: number, urlPath: string, host?: string): Promise<string
   return fetchReply(port, urlPath, host).then((reply) => reply.body);
 }
 
-function fetchReply(port: number, urlPath: string, host?: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    get({ host: '127.0.0.1', port, path: urlPath, agent: false, headers: host ? { Host: host } : {} }, (res) => {
-      let body = '';
-      res.on('data', (chunk) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    }).on('error', reject);
-  });
-}
+const fetchReply = (port: number, urlPath: string, host?: string) => getOnFreshConnection(port, urlPath, host ? { Host: host } : {});
 
 const refused = (port: number) => fetchText(port, '/').then(() => false, (err: NodeJS.ErrnoException) => err.code === 'ECONNREFUSED');
 

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PROBE_PATH_SPELLINGS, ROUTED_PATHS, serviceEntry } from '@lib/services';
+import { getOnFreshConnection } from '@lib/testing';
 import supertest from 'supertest';
 import { createGateway, type AccessLine } from './gateway';
 
@@ -123,16 +124,7 @@ describe('gateway', () => {
     afterAll(() => close(gateway));
 
     /** A GET with the request target exactly as given (supertest would resolve `//`, `..` and `#`). */
-    const rawGet = (target: string) =>
-      new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const req = request({ port, host: '127.0.0.1', path: target, headers: { Host: 'articles.localhost' }, agent: false }, (res) => {
-          let body = '';
-          res.on('data', (chunk) => (body += chunk));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-        });
-        req.on('error', reject);
-        req.end();
-      });
+    const rawGet = (target: string) => getOnFreshConnection(port, target, { Host: 'articles.localhost' });
 
     it.each(PROBE_PATH_SPELLINGS)('refuses %s without asking the service', async (target) => {
       const res = await rawGet(target);

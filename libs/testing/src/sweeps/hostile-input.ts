@@ -2,9 +2,9 @@ import type { AnyRoute } from '@lib/routing';
 import fc from 'fast-check';
 import { bodyLimitOf, limitBytes, routeTable } from '@lib/http';
 import { hostileRequest, OPERATOR_VALUES } from './hostile-arbitraries';
-import { listenLoopback, sendRaw, type RawRequest } from './raw-client';
+import { sendRaw, type RawRequest } from './raw-client';
 import { encode, bodyFields, bodyTypes, fillPath, formEncode, mediaType, pathParams, plausibleObject, queryFields } from './route-shape';
-import { MAX_REJECTION_BYTES, sendAndCheck, withCredentials, type SweepTarget } from './sweep-target';
+import { MAX_REJECTION_BYTES, seededSnapshot, sendAndCheck, useLoopbackServer, withCredentials, type SweepTarget } from './sweep-target';
 
 export interface HostileInputOptions {
   /** Random requests per route (fast-check runs). */
@@ -116,15 +116,10 @@ function bodiesAtTheLimit(route: AnyRoute, limit: number): RawRequest[] {
 export function hostileInputSweep(target: SweepTarget, options: HostileInputOptions = {}): void {
   // SWEEP_RUNS=200 npx nx test <app> runs a deeper sweep than npm test's default
   const runsPerRoute = options.runsPerRoute ?? (Number(process.env.SWEEP_RUNS) || 12);
-  let server: Awaited<ReturnType<typeof listenLoopback>>;
-  beforeAll(async () => {
-    server = await listenLoopback(target.app);
-  });
-  afterAll(() => server.close());
+  const server = useLoopbackServer(target);
 
   it('random and malformed input on every route of the table: never a 5xx, and a rejected request changes nothing', async () => {
-    await target.seed?.();
-    let before = await target.snapshot();
+    let before = await seededSnapshot(target);
     for (const route of routeTable(target.app)) {
       await fc.assert(
         fc.asyncProperty(hostileRequest(route, target.sample), async (req) => {
@@ -136,37 +131,26 @@ export function hostileInputSweep(target: SweepTarget, options: HostileInputOpti
     expect((await sendRaw(server.port, { method: 'get', url: '/healthz', headers: {} })).status).toBe(200);
   }, 60_000);
 
-  it('MongoDB operators, "$" and dotted keys in every query and body field are refused with a 4xx and change nothing', async () => {
-    await target.seed?.();
-    const before = await target.snapshot();
+  /** Sends every request `requestsOf` makes for each route, each must be refused with a 4xx changing nothing. */
+  const expectEveryRefused = async (what: string, requestsOf: (target: SweepTarget, route: AnyRoute) => RawRequest[]) => {
+    const before = await seededSnapshot(target);
     let checked = 0;
     for (const route of routeTable(target.app)) {
-      for (const req of operatorRequests(target, route)) {
+      for (const req of requestsOf(target, route)) {
         const { res } = await sendAndCheck(target, server.port, withCredentials(target, route, req), before);
-        if (res.status < 400) throw new Error(`${route.method} ${route.path}: operator input was accepted (${res.status}): ${req.url} ${String(req.body).slice(0, 200)}`);
+        if (res.status < 400) throw new Error(`${route.method} ${route.path}: ${what} was accepted (${res.status}): ${req.url.slice(0, 200)} ${String(req.body).slice(0, 200)}`);
         checked++;
       }
     }
     expect(checked).toBeGreaterThan(0);
-  }, 60_000);
+  };
 
-  it('NUL, control characters and unpaired surrogates in every path parameter, query field and body field are refused with a 4xx', async () => {
-    await target.seed?.();
-    const before = await target.snapshot();
-    let checked = 0;
-    for (const route of routeTable(target.app)) {
-      for (const req of unstorableRequests(target, route)) {
-        const { res } = await sendAndCheck(target, server.port, withCredentials(target, route, req), before);
-        if (res.status < 400) throw new Error(`${route.method} ${route.path}: unstorable text was accepted (${res.status}): ${req.url.slice(0, 200)} ${String(req.body).slice(0, 200)}`);
-        checked++;
-      }
-    }
-    expect(checked).toBeGreaterThan(0);
-  }, 60_000);
+  it('MongoDB operators, "$" and dotted keys in every query and body field are refused with a 4xx and change nothing', () => expectEveryRefused('operator input', operatorRequests), 60_000);
+
+  it('NUL, control characters and unpaired surrogates in every path parameter, query field and body field are refused with a 4xx', () => expectEveryRefused('unstorable text', unstorableRequests), 60_000);
 
   it("amplification: malformed bodies at each route's body limit get an error answer of a few kB on every route that takes a body", async () => {
-    await target.seed?.();
-    const before = await target.snapshot();
+    const before = await seededSnapshot(target);
     const appLimit = bodyLimitOf(target.app);
     const limitOf = (route: AnyRoute) => (route.request?.bodyLimit ? limitBytes(route.request.bodyLimit) : appLimit);
     let checked = 0;

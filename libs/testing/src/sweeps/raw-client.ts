@@ -49,6 +49,24 @@ export function sendRaw(port: number, req: RawRequest, via: http.Agent = agent):
   });
 }
 
+/**
+ * A GET on a connection of its own (no keep-alive agent, so nothing holds a server's shutdown up),
+ * with the path exactly as given; resolves with the status and the body text, rejects on a
+ * connection error (ECONNREFUSED once a server has closed).
+ */
+export function getOnFreshConnection(port: number, path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.get({ host: '127.0.0.1', port, path, headers, agent: false }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+  });
+}
+
 /** `GET /x?y` style label for failure messages. */
 export const describeRequest = (req: RawRequest) =>
   `${req.method.toUpperCase()} ${req.url.slice(0, 200)} ${JSON.stringify(req.headers).slice(0, 200)} body=${req.body === undefined ? '-' : String(req.body).slice(0, 200)}`;

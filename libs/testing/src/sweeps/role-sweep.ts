@@ -1,8 +1,8 @@
 import type { AnyRoute } from '@lib/routing';
 import { routeTable } from '@lib/http';
-import { listenLoopback, type RawRequest } from './raw-client';
+import type { RawRequest } from './raw-client';
 import { bodyFields, bodyTypes, encodeBody, encode, fillPath, formEncode, mediaType, pathParams, plausibleObject, queryFields } from './route-shape';
-import { sendAndCheck, type SweepTarget } from './sweep-target';
+import { seededSnapshot, sendAndCheck, useLoopbackServer, type SweepTarget } from './sweep-target';
 
 export interface RoleSweepTarget extends SweepTarget {
   /** Valid credentials of a signed-in caller without the privileged role, as request headers. */
@@ -31,15 +31,10 @@ function plausibleRequest(target: SweepTarget, route: AnyRoute): RawRequest {
  * 403 — what the OpenAPI document says is what the app enforces.
  */
 export function roleSweep(target: RoleSweepTarget): void {
-  let server: Awaited<ReturnType<typeof listenLoopback>>;
-  beforeAll(async () => {
-    server = await listenLoopback(target.app);
-  });
-  afterAll(() => server.close());
+  const server = useLoopbackServer(target);
 
   it('every route documenting 403 refuses a caller without the role, writing nothing; no other route answers 403', async () => {
-    await target.seed?.();
-    const before = await target.snapshot();
+    const before = await seededSnapshot(target);
     const routes = routeTable(target.app);
     expect(routes.filter(restricted).length).toBeGreaterThan(0);
     let allowed = 0;

@@ -1,8 +1,8 @@
 import type { AnyRoute } from '@lib/routing';
 import { routeTable } from '@lib/http';
-import { listenLoopback, sendRaw, type RawRequest } from './raw-client';
+import { sendRaw, type RawRequest } from './raw-client';
 import { encode, bodyTypes, fillPath, mediaType } from './route-shape';
-import { appendQuery, sendAndCheck, withCredentials, type SweepTarget } from './sweep-target';
+import { appendQuery, seededSnapshot, sendAndCheck, useLoopbackServer, withCredentials, type SweepTarget } from './sweep-target';
 
 export interface SecuritySweepTarget extends SweepTarget {
   /** Routes meant to answer without credentials (health, OpenAPI, public reads). */
@@ -31,15 +31,10 @@ const SECURITY_HEADERS: Record<string, RegExp> = {
  * HTML (which is why no CSP or frame-ancestors is sent).
  */
 export function securitySweep(target: SecuritySweepTarget): void {
-  let server: Awaited<ReturnType<typeof listenLoopback>>;
-  beforeAll(async () => {
-    server = await listenLoopback(target.app);
-  });
-  afterAll(() => server.close());
+  const server = useLoopbackServer(target);
 
   it('every protected route of the table answers 401 without credentials and with wrong ones, writing nothing', async () => {
-    await target.seed?.();
-    const before = await target.snapshot();
+    const before = await seededSnapshot(target);
     const protectedRoutes = routeTable(target.app).filter((route) => !target.isPublic(route));
     expect(protectedRoutes.length).toBeGreaterThan(0);
     for (const route of routeTable(target.app)) {
@@ -60,8 +55,7 @@ export function securitySweep(target: SecuritySweepTarget): void {
   }, 30_000);
 
   it('a body over the limit is 413 on every write route (with or without a body schema, each accepted content type), writing nothing', async () => {
-    await target.seed?.();
-    const before = await target.snapshot();
+    const before = await seededSnapshot(target);
     let checked = 0;
     for (const route of routeTable(target.app)) {
       if (route.method === 'get') continue; // health and reads are mounted without the discard (GET bodies are not read)

@@ -1,6 +1,6 @@
 import type { AnyRoute } from '@lib/routing';
 import type { Express } from 'express';
-import { describeRequest, sendRaw, type RawRequest, type RawResponse } from './raw-client';
+import { describeRequest, listenLoopback, sendRaw, type RawRequest, type RawResponse } from './raw-client';
 import { formEncode } from './route-shape';
 
 /** What the sweeps need from an app's test file. */
@@ -53,4 +53,28 @@ export async function sendAndCheck(target: SweepTarget, port: number, req: RawRe
   const after = await target.snapshot();
   if (res.status >= 400 && after !== before) throw new Error(`a rejected request changed stored data: ${label}`);
   return { res, after };
+}
+
+/**
+ * The sweep's app listening on a loopback port for the enclosing describe block (started before its
+ * tests, closed after them); read `port` inside tests only.
+ */
+export function useLoopbackServer(target: { readonly app: Express }): { readonly port: number } {
+  let server: Awaited<ReturnType<typeof listenLoopback>> | undefined;
+  beforeAll(async () => {
+    server = await listenLoopback(target.app);
+  });
+  afterAll(() => server?.close());
+  return {
+    get port() {
+      if (!server) throw new Error('the sweep server is read before its beforeAll ran');
+      return server.port;
+    },
+  };
+}
+
+/** Seeds the target's records and returns the snapshot that rejected requests must leave unchanged. */
+export async function seededSnapshot(target: SweepTarget): Promise<string> {
+  await target.seed?.();
+  return target.snapshot();
 }

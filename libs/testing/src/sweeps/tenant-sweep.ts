@@ -1,7 +1,8 @@
 import type { Express } from 'express';
 import type { AnyRoute } from '@lib/routing';
 import { routeTable } from '@lib/http';
-import { listenLoopback, sendRaw, type RawRequest } from './raw-client';
+import { sendRaw, type RawRequest } from './raw-client';
+import { useLoopbackServer } from './sweep-target';
 import { encode, encodeBody, bodyFields, bodyTypes, fillPath, formEncode, mediaType, pathParams, plausibleObject, queryFields } from './route-shape';
 
 /** The records of one tenant (account, user) that another must not reach. */
@@ -51,11 +52,7 @@ function requestsWithValues(route: AnyRoute, values: Record<string, string | num
  * were. The same requests by the owner must show the marker somewhere, or the check proves nothing.
  */
 export function crossTenantSweep(target: TenantSweepTarget): void {
-  let server: Awaited<ReturnType<typeof listenLoopback>>;
-  beforeAll(async () => {
-    server = await listenLoopback(target.app);
-  });
-  afterAll(() => server.close());
+  const server = useLoopbackServer(target);
 
   it("every route taking an id, email or cursor refuses another tenant's values: nothing leaks, nothing changes", async () => {
     const fixture = await target.setup();
