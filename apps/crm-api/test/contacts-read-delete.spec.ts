@@ -15,9 +15,10 @@ function expectEmpty204(res: Response) {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Polls until `check` holds (at most 2 s). */
+/** Waits for `check` (generously: the run's shared database can take seconds on a loaded machine). */
 async function waitFor(check: () => boolean) {
   for (const started = Date.now(); !check(); ) {
-    if (Date.now() - started > 2000) throw new Error('waitFor: timed out');
+    if (Date.now() - started > 15_000) throw new Error('waitFor: timed out');
     await sleep(5);
   }
 }
