@@ -3,6 +3,7 @@ import { createLifecycle, createLogger, type ServiceDeps } from '@lib/http';
 import { useTestDatabase } from './database/test-database';
 import type { Express } from 'express';
 import type { Connection } from 'mongoose';
+import { insideTests } from './inside-tests';
 
 export interface TestServiceApp {
   readonly app: Express;
@@ -37,8 +38,7 @@ export function useServiceApp<M extends ModelFactories = Record<never, never>>(
   beforeEach(() => db.clear());
   const service: TestServiceApp = {
     get app() {
-      if (!app) throw new Error('the app is only available inside tests');
-      return app;
+      return insideTests(app, 'the app');
     },
     get connection() {
       return db.connection;

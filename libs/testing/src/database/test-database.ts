@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Connection } from 'mongoose';
 import { connectMongo, forgetHeldIds, startEmbeddedMongo, type EmbeddedProcess } from '@lib/mongo';
+import { insideTests } from '../inside-tests';
 
 export interface TestDatabase {
   /** The connection of this test file's own database (available inside tests). */
@@ -51,12 +52,10 @@ export function useTestDatabase(options: { monitorCommands?: boolean; ownServer?
   return {
     dbName,
     get serverUrl() {
-      if (!serverUrl) throw new Error('the test database is only available inside tests');
-      return serverUrl;
+      return insideTests(serverUrl, 'the test database');
     },
     get connection() {
-      if (!connection) throw new Error('the test database is only available inside tests');
-      return connection;
+      return insideTests(connection, 'the test database');
     },
     async clear() {
       if (!connection) return;

@@ -1,5 +1,6 @@
 import { useTestDatabase, type TestDatabase } from '../database/test-database';
 import { startReplicas, type ReplicaOptions, type Replicas } from './replicas';
+import { insideTests } from '../inside-tests';
 
 export interface UsedReplicas extends Replicas {
   /** The test file's connection to the database the replicas share (for arranging and checking stored data). */
@@ -20,10 +21,7 @@ export function useReplicas(options: Omit<ReplicaOptions, 'dbName' | 'mongoUrl'>
   afterAll(async () => {
     await replicas?.stop();
   }, 30_000);
-  const current = () => {
-    if (!replicas) throw new Error('the replicas are only available inside tests');
-    return replicas;
-  };
+  const current = () => insideTests(replicas, 'the replicas');
   return {
     db,
     get size() {

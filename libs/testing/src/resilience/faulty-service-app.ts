@@ -4,6 +4,7 @@ import type { Express } from 'express';
 import type { Connection } from 'mongoose';
 import { startFaultyDatabase, type FaultyDatabase } from '../database/faulty-database';
 import { listenLoopback } from '../sweeps/raw-client';
+import { insideTests } from '../inside-tests';
 
 export interface FaultyServiceApp {
   /** The app's own database, to stop, stall, start and resume. */
@@ -41,19 +42,15 @@ export function useFaultyServiceApp(
     await database?.close();
   });
 
-  const started = <T>(value: T | undefined): T => {
-    if (value === undefined) throw new Error('the faulty service app is only available inside tests');
-    return value;
-  };
   return {
     get database() {
-      return started(database);
+      return insideTests(database, 'the faulty service app');
     },
     get connection() {
-      return started(connection);
+      return insideTests(connection, 'the faulty service app');
     },
     get port() {
-      return started(server).port;
+      return insideTests(server, 'the faulty service app').port;
     },
   };
 }

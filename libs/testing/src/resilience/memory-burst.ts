@@ -7,6 +7,7 @@ import { SERVICE_NODE_FLAGS } from '@lib/services';
 import ConnectionString from 'mongodb-connection-string-url';
 import { sendRaw, type RawRequest, type RawResponse } from '../sweeps/raw-client';
 import { bundleApp, startAppProcess, type AppProcess } from './app-process';
+import { insideTests } from '../inside-tests';
 
 interface OpenApiOperation {
   parameters?: Array<{ name: string; in: string; required?: boolean; schema?: { maximum?: number } }>;
@@ -132,16 +133,12 @@ export function useProductionApp(name: string, urlVariable: string, env: Record<
     await app?.stop();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
-  const started = <T>(value: T | undefined): T => {
-    if (value === undefined) throw new Error('the app is only available inside tests');
-    return value;
-  };
   return {
     get app() {
-      return started(app);
+      return insideTests(app, 'the app');
     },
     get mongoUrl() {
-      return started(mongoUrl);
+      return insideTests(mongoUrl, 'the app');
     },
   };
 }

@@ -2,6 +2,7 @@ import type { AnyRoute } from '@lib/routing';
 import type { Express } from 'express';
 import { describeRequest, listenLoopback, sendRaw, type RawRequest, type RawResponse } from './raw-client';
 import { formEncode } from './route-shape';
+import { insideTests } from '../inside-tests';
 
 /** What the sweeps need from an app's test file. */
 export interface SweepTarget {
@@ -67,8 +68,7 @@ export function useLoopbackServer(target: { readonly app: Express }): { readonly
   afterAll(() => server?.close());
   return {
     get port() {
-      if (!server) throw new Error('the sweep server is read before its beforeAll ran');
-      return server.port;
+      return insideTests(server, 'the sweep server').port;
     },
   };
 }
