@@ -1,4 +1,4 @@
-import { expectLoadServed, expectNoneMissing, expectServedThroughOutage, expectStartsOnceDatabaseAnswers, sendRaw, type OutageTiming, type RawRequest, useFaultyServiceApp } from '@lib/testing';
+import { expectLoadServed, expectNoneMissing, expectServedThroughOutage, itServesThroughDatabaseFaults, itStartsOnceDatabaseAnswers, sendRaw, type OutageTiming, type RawRequest, useFaultyServiceApp } from '@lib/testing';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { articlesService } from '../src/service';
@@ -82,19 +82,14 @@ describe('articles-api when the database stops during load', () => {
     expect(acked.length).toBeGreaterThan(1);
   }
 
-  it('fails fast with 503 and the articles error body, readiness follows the database (/readyz 503, then 200), the process stays up and serves again without a restart, no acknowledged write missing', () =>
-    throughOutage('F', { fault: 'stop', downMs: 3_500, durationMs: 7_500 }), 30_000);
-
-  it('stalled (process stopped, connections open): every request answers within the database time bound, 503 with the articles error body and Retry-After; serves again by itself once it resumes; no acknowledged write missing', () =>
-    throughOutage('S', { fault: 'stall', downMs: 6_000, durationMs: 9_000 }), 40_000);
+  itServesThroughDatabaseFaults(throughOutage);
 });
 
 describe('articles-api started while its database is unreachable', () => {
-  it('stays up (/healthz 200, /readyz 503, requests 503 with the error body and Retry-After) and finishes starting by itself once the database answers', () =>
-    expectStartsOnceDatabaseAnswers({
-      service: (url) => articlesService(loadConfig({ MONGO_URL: url })),
-      request: write('starter'),
-      startedStatus: 201,
-      unavailableBody,
-    }), 40_000);
+  itStartsOnceDatabaseAnswers({
+    service: (url) => articlesService(loadConfig({ MONGO_URL: url })),
+    request: write('starter'),
+    startedStatus: 201,
+    unavailableBody,
+  });
 });

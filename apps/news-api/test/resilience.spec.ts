@@ -1,4 +1,4 @@
-import { expectLoadServed, expectNoneMissing, expectServedThroughOutage, expectStartsOnceDatabaseAnswers, sendRaw, type OutageTiming, type RawRequest, useFaultyServiceApp } from '@lib/testing';
+import { expectLoadServed, expectNoneMissing, expectServedThroughOutage, itServesThroughDatabaseFaults, itStartsOnceDatabaseAnswers, sendRaw, type OutageTiming, type RawRequest, useFaultyServiceApp } from '@lib/testing';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { newsService } from '../src/service';
@@ -86,20 +86,14 @@ describe('news-api when the database stops during load', () => {
     expectNoneMissing(acked.emails, (await userModel(faulty.connection).find({}, { email: 1 }).lean()).map((u) => u.email));
   }
 
-  // longer than the 2 s server selection, so that requests waiting for the database do give up with 503
-  it('fails fast with 503 and the news error body, readiness follows the database (/readyz 503, then 200), the process stays up and serves again without a restart, no acknowledged write missing', () =>
-    throughOutage('f', { fault: 'stop', downMs: 3_500, durationMs: 7_500 }), 35_000);
-
-  it('stalled (process stopped, connections open): every request answers within the database time bound, 503 with the news error body and Retry-After; serves again by itself once it resumes; no acknowledged write missing', () =>
-    throughOutage('s', { fault: 'stall', downMs: 6_000, durationMs: 11_000 }), 50_000);
+  itServesThroughDatabaseFaults(throughOutage, { stallLoadMs: 11_000 });
 });
 
 describe('news-api started while its database is unreachable', () => {
-  it('stays up (/healthz 200, /readyz 503, requests 503 with the error body and Retry-After) and finishes starting by itself once the database answers', () =>
-    expectStartsOnceDatabaseAnswers({
-      service: (url) => newsService(loadConfig({ MONGO_URL: url, NEWS_SYNC_INTERVAL: '0' })),
-      request: { method: 'post', url: '/users', headers: json, body: JSON.stringify({ email: 'starter@load.test', password: 'password-123', access_token: 'news-api-development-master-key' }) },
-      startedStatus: 201,
-      unavailableBody,
-    }), 40_000);
+  itStartsOnceDatabaseAnswers({
+    service: (url) => newsService(loadConfig({ MONGO_URL: url, NEWS_SYNC_INTERVAL: '0' })),
+    request: { method: 'post', url: '/users', headers: json, body: JSON.stringify({ email: 'starter@load.test', password: 'password-123', access_token: 'news-api-development-master-key' }) },
+    startedStatus: 201,
+    unavailableBody,
+  });
 });

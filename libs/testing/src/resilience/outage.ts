@@ -135,3 +135,24 @@ export async function expectServedThroughOutage(faulty: FaultyServiceApp, timing
   expectOutageAnswered(run, c);
   return run;
 }
+
+/**
+ * The database-fault tests' timings: stopped 3.5 s within 7.5 s of load (longer than the 2 s server
+ * selection, so that requests waiting for the database do give up with 503); stalled 6 s within 9 s
+ * (longer than the request bound, so that nothing waits the stall out).
+ */
+export const STOP_TIMING: OutageTiming = { fault: 'stop', downMs: 3_500, durationMs: 7_500 };
+export const STALL_TIMING: OutageTiming = { fault: 'stall', downMs: 6_000, durationMs: 9_000 };
+
+/**
+ * Declares the two database-fault tests of an app: its database stopped, then stalled, during load.
+ * `run` loads the app through the outage (expectServedThroughOutage) and checks what it stored;
+ * `stallLoadMs` lengthens the stalled run for an app that needs longer to recover (news-api).
+ */
+export function itServesThroughDatabaseFaults(run: (prefix: string, timing: OutageTiming) => Promise<void>, options: { stallLoadMs?: number } = {}): void {
+  const stall = { ...STALL_TIMING, durationMs: options.stallLoadMs ?? STALL_TIMING.durationMs };
+  it("fails fast with 503 and the app's error body, readiness follows the database (/readyz 503, then 200), the process stays up and serves again without a restart, no acknowledged write missing", () =>
+    run('f', STOP_TIMING), STOP_TIMING.durationMs + 30_000);
+  it("stalled (process stopped, connections open): every request answers within the database time bound, 503 with the app's error body and Retry-After; serves again by itself once it resumes; no acknowledged write missing", () =>
+    run('s', stall), stall.durationMs + 40_000);
+}

@@ -51,3 +51,9 @@ export async function expectStartsOnceDatabaseAnswers(c: StartUnreachableCase): 
     for (const signal of ['SIGTERM', 'SIGINT'] as const) for (const l of process.listeners(signal)) if (!listeners[signal].includes(l)) process.removeListener(signal, l);
   }
 }
+
+/** Declares the start-while-unreachable test of an app (expectStartsOnceDatabaseAnswers). */
+export function itStartsOnceDatabaseAnswers(c: StartUnreachableCase): void {
+  it('stays up (/healthz 200, /readyz 503, requests 503 with the error body and Retry-After) and finishes starting by itself once the database answers', () =>
+    expectStartsOnceDatabaseAnswers(c), 40_000);
+}
