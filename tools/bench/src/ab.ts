@@ -7,6 +7,7 @@ import { SERVICE_NODE_FLAGS } from '@lib/services';
 import { endpoints, type AppName, type Endpoint } from './endpoints';
 import { measure, type MeasureOptions } from './measure';
 import { rssMb, startNode, type Service } from './processes';
+import { measureOptionsOf, roundOptions, rowsNamed } from './round-options';
 import { seed } from './seed';
 
 /**
@@ -31,13 +32,7 @@ const { values: args } = parseArgs({
      * (default: this one); the flags default to the production ones (SERVICE_NODE_FLAGS).
      */
     side: { type: 'string', multiple: true, default: [] },
-    /** Only the rows whose name contains this text (or one of these, comma-separated). */
-    only: { type: 'string' },
-    rounds: { type: 'string', default: '4' },
-    requests: { type: 'string', default: '3000' },
-    warmup: { type: 'string', default: '500' },
-    connections: { type: 'string', default: '10' },
-    seed: { type: 'string', default: '200' },
+    ...roundOptions(4),
     /** Also measure the baseline in each round (for the ratio the bench reports). */
     baseline: { type: 'boolean', default: false },
     /** Write V8 CPU profiles of the last side's apps into this folder. */
@@ -82,7 +77,7 @@ async function startSide(side: Side, env: Record<string, string>, apps: AppName[
 async function main(): Promise<void> {
   const sides = (args.side as string[]).map(parseSide);
   if (sides.length < 2) throw new Error('give two sides or more: --side "label|workspace|flags"');
-  const options: MeasureOptions = { connections: Number(args.connections), durationSeconds: 0, warmupSeconds: 0, requests: Number(args.requests), warmupRequests: Number(args.warmup) };
+  const options = measureOptionsOf(args);
   const database = await startEmbeddedMongo();
   const services: Service[] = [];
   try {
@@ -90,8 +85,8 @@ async function main(): Promise<void> {
     for (const side of sides) log(`${side.label}: ${side.workspace} [${side.flags.join(' ')}]`);
     services.push(...(await startSide(sides[0], env, APPS, false)));
     const first = sides[0].apps as Record<AppName, Service>;
-    const seeded = await seed({ crm: first['crm-api'].port, articles: first['articles-api'].port, news: first['news-api'].port, users: first['users-api'].port }, Number(args.seed), database.uri);
-    const rows = endpoints(seeded).filter((e) => !args.only || (args.only as string).split(',').some((part) => e.name.includes(part)));
+    const seeded = await seed(first, Number(args.seed), database.uri);
+    const rows = rowsNamed(endpoints(seeded), args.only);
     const needed = [...new Set(rows.map((row) => row.app))];
     for (const [i, side] of sides.entries()) if (i > 0) services.push(...(await startSide(side, env, needed, i === sides.length - 1)));
     const baseline = args.baseline ? await startNode('baseline', path.join(root, 'dist', 'tools', 'bench', 'baseline.js'), env) : undefined;

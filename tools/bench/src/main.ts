@@ -10,6 +10,7 @@ import { compositionTable, memoryTable, soakMemory } from './memory-report';
 import { readProbeFile } from './memory-sample';
 import { rssMb, startNode, type Service } from './processes';
 import { markdownTable, ratios, type Row } from './report';
+import { rowsNamed } from './round-options';
 import { seed } from './seed';
 import { soak } from './soak';
 import { measureStartup } from './startup';
@@ -26,7 +27,7 @@ const { values: args } = parseArgs({
     seed: { type: 'string', default: '200' },
     soak: { type: 'string', default: '60' },
     'skip-startup': { type: 'boolean', default: false },
-    /** Only the rows whose name contains this text (comparisons while tuning). */
+    /** Only the rows whose name contains this text (or one of these, comma-separated; comparisons while tuning). */
     only: { type: 'string' },
     /** Write a V8 CPU profile of each app (not the baseline) into this folder when it stops. */
     profile: { type: 'string' },
@@ -63,13 +64,13 @@ async function main(): Promise<void> {
       services.push(apps[app]);
     }
     log(`seeding ${args.seed} records per service through the APIs`);
-    const seeded = await seed({ crm: apps['crm-api'].port, articles: apps['articles-api'].port, news: apps['news-api'].port, users: apps['users-api'].port }, Number(args.seed), database.uri);
+    const seeded = await seed(apps, Number(args.seed), database.uri);
     const baselineProbe = probe('baseline');
     const baseline = await startNode('baseline', path.join(root, 'dist', 'tools', 'bench', 'baseline.js'), baselineProbe.env, baselineProbe.args);
     services.push(baseline);
 
     const rows: Row[] = [];
-    for (const endpoint of endpoints(seeded).filter((e) => !args.only || e.name.includes(args.only as string))) {
+    for (const endpoint of rowsNamed(endpoints(seeded), args.only)) {
       const app = apps[endpoint.app];
       const ours = await measure(app.port, app.pid, endpoint.ours, options);
       const base = await measure(baseline.port, baseline.pid, endpoint.baseline, options);

@@ -8,6 +8,7 @@ import { addSummaries, grouped, SourceFiles, summarize, type CpuProfile } from '
 import { endpoints, type AppName, type Endpoint } from './endpoints';
 import { measure, type Figures, type MeasureOptions } from './measure';
 import { startNode, type Service } from './processes';
+import { measureOptionsOf, roundOptions, rowsNamed } from './round-options';
 import { seed } from './seed';
 
 /**
@@ -30,13 +31,7 @@ const APPS: AppName[] = ['crm-api', 'articles-api', 'news-api', 'users-api'];
 
 const { values: args } = parseArgs({
   options: {
-    /** Only the rows whose name contains this text (or one of these, comma-separated). */
-    only: { type: 'string' },
-    rounds: { type: 'string', default: '2' },
-    requests: { type: 'string', default: '3000' },
-    warmup: { type: 'string', default: '500' },
-    connections: { type: 'string', default: '10' },
-    seed: { type: 'string', default: '200' },
+    ...roundOptions(2),
     /** Where the profiles and the summaries go (a new temporary folder by default). */
     out: { type: 'string' },
     /** How many of each row's largest functions (ours) to list. */
@@ -59,7 +54,7 @@ interface RowRuns {
 
 async function main(): Promise<void> {
   const out = args.from ? path.resolve(args.from) : args.out ? path.resolve(args.out) : mkdtempSync(path.join(os.tmpdir(), 'bench-profile-'));
-  const options: MeasureOptions = { connections: Number(args.connections), durationSeconds: 0, warmupSeconds: 0, requests: Number(args.requests), warmupRequests: Number(args.warmup) };
+  const options = measureOptionsOf(args);
   const profileDir = (name: string) => {
     const dir = path.join(out, name);
     mkdirSync(dir, { recursive: true });
@@ -145,10 +140,10 @@ async function measureRows(out: string, options: MeasureOptions, profileDir: (na
       services.push(apps[app]);
     }
     log(`seeding ${args.seed} records per service`);
-    const seeded = await seed({ crm: apps['crm-api'].port, articles: apps['articles-api'].port, news: apps['news-api'].port, users: apps['users-api'].port }, Number(args.seed), database.uri);
+    const seeded = await seed(apps, Number(args.seed), database.uri);
     const baseline = await startNode('baseline', path.join(root, 'dist', 'tools', 'bench', 'baseline.js'), env, ['--cpu-prof', `--cpu-prof-dir=${profileDir('baseline')}`]);
     services.push(baseline);
-    const rows = endpoints(seeded).filter((e) => !args.only || (args.only as string).split(',').some((part) => e.name.includes(part)));
+    const rows = rowsNamed(endpoints(seeded), args.only);
     for (const row of rows) {
       const runsOfRow: RowRuns = { row, ours: [], baseline: [], load: [] };
       runs.push(runsOfRow);

@@ -1,5 +1,5 @@
 import { MongoClient } from 'mongodb';
-import type { Seeded } from './endpoints';
+import type { AppName, Seeded } from './endpoints';
 
 /** The account owner `npm start` and the apps create by default (CRM_ADMIN_EMAIL / CRM_ADMIN_API_KEY). */
 const CRM_USER = 'admin@example.com';
@@ -83,7 +83,9 @@ async function seedNews(news: string, mongoUrl: string, count: number): Promise<
 }
 
 /** Stores `count` records in each service through its own API, as a client would (news articles excepted), and a board of deals. */
-export async function seed(ports: { crm: number; articles: number; news: number; users: number }, count: number, mongoUrl: string): Promise<Seeded> {
+/** Seeds `count` records per service through the APIs of the running `apps` (the news articles straight into the database at `mongoUrl`). */
+export async function seed(apps: Record<AppName, { port: number }>, count: number, mongoUrl: string): Promise<Seeded> {
+  const ports = { crm: apps['crm-api'].port, articles: apps['articles-api'].port, news: apps['news-api'].port, users: apps['users-api'].port };
   const crmAuth = `Basic ${Buffer.from(`${CRM_USER}:${CRM_KEY}`).toString('base64')}`;
   const crmHeaders = { Authorization: crmAuth, 'Content-Type': 'application/json', Accept: 'application/json' };
   let contactId = 0;

@@ -1,0 +1,19 @@
+import type { Endpoint } from './endpoints';
+import { measureOptionsOf, rowsNamed } from './round-options';
+
+const row = (name: string) => ({ name }) as Endpoint;
+const rows = [row('crm GET contact by id'), row('crm POST contact'), row('news GET /users/me'), row('users GET /users')];
+const names = (selected: Endpoint[]) => selected.map((r) => r.name);
+
+describe('the rounds tools’ options (ab.ts, profile.ts)', () => {
+  it('--only keeps the rows whose name contains the text, or any of its comma-separated parts; without it, every row', () => {
+    expect(names(rowsNamed(rows, undefined))).toEqual(names(rows));
+    expect(names(rowsNamed(rows, 'contact'))).toEqual(['crm GET contact by id', 'crm POST contact']);
+    expect(names(rowsNamed(rows, 'by id,users/me'))).toEqual(['crm GET contact by id', 'news GET /users/me']);
+    expect(rowsNamed(rows, 'nothing like it')).toEqual([]);
+  });
+
+  it('a run is a fixed number of requests after a fixed number of warm-up requests, not a duration', () => {
+    expect(measureOptionsOf({ requests: '3000', warmup: '500', connections: '10' })).toEqual({ connections: 10, durationSeconds: 0, warmupSeconds: 0, requests: 3000, warmupRequests: 500 });
+  });
+});

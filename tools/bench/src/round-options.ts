@@ -1,0 +1,30 @@
+import type { Endpoint } from './endpoints';
+import type { MeasureOptions } from './measure';
+
+/**
+ * The command-line options of the tools that measure rows in interleaved rounds of a fixed number
+ * of requests (ab.ts, profile.ts), for `parseArgs`.
+ */
+export function roundOptions(defaultRounds: number) {
+  return {
+    /** Only the rows whose name contains this text (or one of these, comma-separated). */
+    only: { type: 'string' },
+    rounds: { type: 'string', default: String(defaultRounds) },
+    requests: { type: 'string', default: '3000' },
+    warmup: { type: 'string', default: '500' },
+    connections: { type: 'string', default: '10' },
+    seed: { type: 'string', default: '200' },
+  } as const;
+}
+
+/** One run of a row: a fixed number of requests after a fixed number of warm-up requests. */
+export const measureOptionsOf = (args: { requests: string; warmup: string; connections: string }): MeasureOptions => ({
+  connections: Number(args.connections),
+  durationSeconds: 0,
+  warmupSeconds: 0,
+  requests: Number(args.requests),
+  warmupRequests: Number(args.warmup),
+});
+
+/** The rows whose name contains `only` (or one of its comma-separated parts); all without it. */
+export const rowsNamed = (rows: Endpoint[], only: string | undefined) => rows.filter((row) => !only || only.split(',').some((part) => row.name.includes(part)));
