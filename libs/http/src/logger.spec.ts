@@ -1,7 +1,11 @@
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import express from 'express';
 import pino from 'pino';
 import request from 'supertest';
+import { logDestination } from './log-destination';
 import { createLogger, httpLogger, redactUrl } from './logger';
 import { TRACE_ID } from './trace-id';
 
@@ -25,6 +29,26 @@ describe('createLogger', () => {
     const logger = createLogger('crm-api', 'warn');
     expect(logger.level).toBe('warn');
     expect(logger.bindings()).toEqual({ name: 'crm-api' }); // no pid or hostname on every line
+  });
+
+  it('writes to stdout through the synchronous destination', () => {
+    const stream = (createLogger('crm-api') as unknown as Record<symbol, { fd: number; sync: boolean }>)[pino.symbols.streamSym];
+    expect(stream).toMatchObject({ fd: 1, sync: true });
+  });
+});
+
+describe('logDestination', () => {
+  it('has written a line when the call returns: nothing waits in memory, nothing is lost if the process dies next', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'log-destination-'));
+    const fd = openSync(join(dir, 'out.log'), 'w');
+    try {
+      const logger = pino({ base: undefined, timestamp: false }, logDestination(fd));
+      logger.info({ id: 'r1', status: 200 }, 'done');
+      expect(JSON.parse(readFileSync(join(dir, 'out.log'), 'utf8'))).toEqual({ level: 30, id: 'r1', status: 200, msg: 'done' });
+    } finally {
+      closeSync(fd);
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

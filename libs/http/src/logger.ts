@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { ServerResponse } from 'node:http';
 import type { Request, RequestHandler } from 'express';
 import pino, { type Logger } from 'pino';
+import { logDestination } from './log-destination';
 import { requestId } from './request-id';
 import { observeRequest } from './request-metrics';
 import { TRACE_ID } from './trace-id';
@@ -9,13 +10,16 @@ import { TRACE_ID } from './trace-id';
 export type { Logger } from 'pino';
 
 export function createLogger(service: string, level = process.env.LOG_LEVEL ?? 'info'): Logger {
-  return pino({
-    name: service,
-    level,
-    // pid and hostname on every line say nothing in a container (the collector adds the pod)
-    base: undefined,
-    redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]'],
-  });
+  return pino(
+    {
+      name: service,
+      level,
+      // pid and hostname on every line say nothing in a container (the collector adds the pod)
+      base: undefined,
+      redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]'],
+    },
+    logDestination(),
+  );
 }
 
 /** Tokens may travel as an `access_token` query parameter; they never reach the log. */

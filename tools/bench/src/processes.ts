@@ -28,7 +28,9 @@ export async function waitReady(port: number, timeoutMs = 60_000): Promise<numbe
 /** Starts `node [nodeArgs] <script>` with the environment given, waits until it is ready. */
 export async function startNode(name: string, script: string, env: Record<string, string>, nodeArgs: string[] = []): Promise<Service> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...nodeArgs, script], { env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [...nodeArgs, script], { env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
+  // stdout is a pipe that is read, as a container runtime reads it (writing to /dev/null costs less)
+  child.stdout?.resume();
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   if (child.pid === undefined) throw new Error(`${name} could not be started`);
   const pid = child.pid;
