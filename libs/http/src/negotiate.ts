@@ -64,15 +64,26 @@ export interface SendOptions {
   fallback?: MediaKind;
 }
 
-/** Sends `body` as JSON or XML, as the client asked. */
-export function send(req: Request, res: Response, status: number, body: unknown, options: SendOptions): void {
-  res.status(status);
+function varyByAccept(res: Response): void {
   // vary() parses the Vary header already set; usually there is none
   if (res.hasHeader('Vary')) res.vary('Accept');
   else res.setHeader('Vary', 'Accept');
+}
+
+/** Sends `body` as JSON or XML, as the client asked. */
+export function send(req: Request, res: Response, status: number, body: unknown, options: SendOptions): void {
+  res.status(status);
+  varyByAccept(res);
   if (negotiate(req, options.fallback) === 'xml') {
     res.type('application/xml').send(toXml(body, options.root, options.item));
   } else {
     res.json(body);
   }
+}
+
+/** Sends JSON text already serialized (by a route that had to measure it), once negotiation chose JSON. */
+export function sendJsonText(res: Response, status: number, json: string): void {
+  res.status(status);
+  varyByAccept(res);
+  res.type('application/json').send(json);
 }

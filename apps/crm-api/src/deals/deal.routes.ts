@@ -1,6 +1,6 @@
 import { XML_NAMES } from '../http/xml-names';
 import { validationFailed } from '@lib/errors';
-import { negotiate } from '@lib/http';
+import { negotiate, sendJsonText } from '@lib/http';
 import { xmlRoot, xmlList, type AnyRoute } from '@lib/routing';
 import { defineRoute } from '../define-route';
 import type { Request, Response } from 'express';
@@ -16,7 +16,7 @@ import { byMilestoneOutput, dealOutput, dealPageOutput, deletedOutput } from './
 import type { DealPresenter } from './deal.presenter';
 import { basedQuery, bulkInput, byPipelineQuery, contactDealsParams, dealInput, dealParams, dealPatch, emailParams, listQuery, wholeListQuery } from './deal.schemas';
 import type { DealService } from './deal.service';
-import { milestoneViewDeals, TRUNCATED_HEADER } from './milestone-view';
+import { milestoneViewDeals, milestoneViewJson, TRUNCATED_HEADER } from './milestone-view';
 import { SMALL_BODY } from '../http/body-limits';
 
 const TAGS = ['deals'];
@@ -42,11 +42,11 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
   /** D8/D9: keyed by milestone in track order (XML element names cannot hold every milestone name, so XML lists them). */
   async function sendByMilestone(req: Request, res: Response, track: TrackDoc) {
     const format = negotiate(req);
-    const { views, truncated } = await milestoneViewDeals((size) => deals.inTrack(track.account, track._id, size), present.many, format);
-    if (truncated) res.setHeader(TRUNCATED_HEADER, 'true');
-    const groups = track.milestones.map((name) => ({ name, deals: views.filter((deal) => deal.milestone === name) }));
-    if (format === 'xml') return reply(req, res, { milestone: groups.map(({ name, deals }) => ({ name, [LIST_XML.item]: deals })) }, { root: 'milestones' });
-    reply(req, res, Object.fromEntries(groups.map((group) => [group.name, group.deals])), { root: 'milestones' });
+    const shown = await milestoneViewDeals((size) => deals.inTrack(track.account, track._id, size), present.many, format);
+    if (shown.truncated) res.setHeader(TRUNCATED_HEADER, 'true');
+    if (format === 'json') return sendJsonText(res, 200, milestoneViewJson(track.milestones, shown));
+    const milestone = track.milestones.map((name) => ({ name, [LIST_XML.item]: shown.views.filter((deal) => deal.milestone === name) }));
+    reply(req, res, { milestone }, { root: 'milestones' });
   }
 
   function assertNoId(id: number | undefined) {

@@ -2,7 +2,7 @@ import { MAX_RELATED_CONTACTS } from '../contacts/contact-links';
 import { PAGE_MAX } from '../http/page-budget';
 import type { DealDoc } from './deal.model';
 import type { DealView } from './deal.view';
-import { MILESTONE_VIEW_MAX_DEALS, MILESTONE_VIEW_READ_BATCH, milestoneViewDeals } from './milestone-view';
+import { MILESTONE_VIEW_MAX_DEALS, MILESTONE_VIEW_READ_BATCH, milestoneViewDeals, milestoneViewJson } from './milestone-view';
 
 /** Deals with `related` contacts each, ids from 1, in batches of the size the view asks for. */
 function track(count: number, related: (id: number) => number) {
@@ -64,4 +64,25 @@ it(`stops at ${MILESTONE_VIEW_MAX_DEALS} deals and says more exist, presenting n
   expect(ids(views)).toEqual(Array.from({ length: MILESTONE_VIEW_MAX_DEALS }, (_, i) => i + 1));
   expect(chunks.flat().length).toBeLessThan(MILESTONE_VIEW_MAX_DEALS + 100);
   expect(chunks.flat()).toContain(MILESTONE_VIEW_MAX_DEALS + 1);
+});
+
+it('the JSON answer is what serializing the object keyed by milestone gives, built from the measured views', async () => {
+  const milestones = ['Open', 'Won "big"', 'Lost\u2028', 'Empty'];
+  const deals = [
+    { _id: 1, milestone: 'Won "big"', name: 'a</b>' },
+    { _id: 2, milestone: 'Open', name: 'ü' },
+    { _id: 3, milestone: 'Lost\u2028', name: '\\' },
+    { _id: 4, milestone: 'Open', name: 'x' },
+  ];
+  async function* docs() {
+    yield deals.map((d) => ({ ...d, contact_ids: [] }) as unknown as DealDoc);
+  }
+  const present = async (chunk: DealDoc[]) => chunk.map((d) => ({ ...(d as unknown as Record<string, unknown>), contact_ids: undefined }) as unknown as DealView);
+  const shown = await milestoneViewDeals(docs, present, 'json');
+  const text = milestoneViewJson(milestones, shown);
+  const expected = Object.fromEntries(milestones.map((name) => [name, shown.views.filter((v) => v.milestone === name)]));
+  expect(text).toBe(JSON.stringify(expected));
+  expect(Object.keys(JSON.parse(text))).toEqual(milestones);
+  expect(JSON.parse(text).Open.map((d: { _id: number }) => d._id)).toEqual([2, 4]);
+  expect(JSON.parse(text).Empty).toEqual([]);
 });

@@ -15,6 +15,8 @@ const XML_EXPANSION = 5;
 
 export interface MilestoneViewDeals {
   views: DealView[];
+  /** Each view as JSON, as measured (same order as `views`): a JSON answer is built from these, not serialized again. */
+  json: string[];
   /** More deals are in the track than the view shows. */
   truncated: boolean;
 }
@@ -44,14 +46,17 @@ export async function milestoneViewDeals(
   format: 'json' | 'xml',
 ): Promise<MilestoneViewDeals> {
   const views: DealView[] = [];
+  const json: string[] = [];
   const expansion = format === 'xml' ? XML_EXPANSION : 1;
   let bytes = 0;
   /** Presents `chunk` and takes its views while they fit; false once the view is full. */
   async function take(chunk: DealDoc[]): Promise<boolean> {
     for (const view of await present(chunk)) {
-      const size = Buffer.byteLength(JSON.stringify(view)) * expansion;
+      const text = JSON.stringify(view);
+      const size = Buffer.byteLength(text) * expansion;
       if (views.length === MILESTONE_VIEW_MAX_DEALS || bytes + size > PAGE_BUDGET_BYTES) return false;
       views.push(view);
+      json.push(text);
       bytes += size;
     }
     return true;
@@ -62,7 +67,7 @@ export async function milestoneViewDeals(
     for (const doc of batch) {
       const worst = worstBytesOf(doc);
       if (chunk.length > 0 && chunkWorst + worst > CHUNK_WORST_BYTES) {
-        if (!(await take(chunk))) return { views, truncated: true };
+        if (!(await take(chunk))) return { views, json, truncated: true };
         chunk = [];
         chunkWorst = 0;
       }
@@ -70,6 +75,19 @@ export async function milestoneViewDeals(
       chunkWorst += worst;
     }
   }
-  if (chunk.length > 0 && !(await take(chunk))) return { views, truncated: true };
-  return { views, truncated: false };
+  if (chunk.length > 0 && !(await take(chunk))) return { views, json, truncated: true };
+  return { views, json, truncated: false };
+}
+
+/**
+ * The JSON answer of D8/D9, `{"<milestone>": [deal, …], …}` in track order, assembled from the
+ * views' measured JSON (what `res.json` of the same object would send, without serializing every
+ * deal a second time).
+ */
+export function milestoneViewJson(milestones: readonly string[], { views, json }: MilestoneViewDeals): string {
+  const groups = milestones.map((name) => {
+    const deals = json.filter((_, i) => views[i].milestone === name);
+    return `${JSON.stringify(name)}:[${deals.join(',')}]`;
+  });
+  return `{${groups.join(',')}}`;
 }
