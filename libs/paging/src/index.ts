@@ -1,5 +1,6 @@
 export * from './cursor';
 export * from './keyset';
+export * from './offset-page';
 export * from './page-source';
 export * from './pager';
 export * from './position';

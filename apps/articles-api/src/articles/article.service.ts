@@ -1,5 +1,6 @@
 import { notFound } from '@lib/errors';
 import { driverCollection, idSequence, insertWithSequenceId } from '@lib/mongo';
+import { collectionSource, offsetPage, type OffsetPage, type PageSource, type SortKey } from '@lib/paging';
 import type { Connection } from 'mongoose';
 import { articleModel, type ArticleDoc } from './article.model';
 
@@ -9,21 +10,17 @@ export interface ArticleFields {
 }
 
 const missing = (id: number) => notFound(`Article ${id} not found`);
+const OLDEST_FIRST: SortKey[] = [{ field: '_id', direction: 1 }];
 
 export function articleService(connection: Connection) {
   const Article = articleModel(connection);
   const ids = idSequence(connection, 'articles');
+  // The hottest read: straight to the driver (what lean() returns, without building mongoose Queries).
+  const articles = collectionSource(driverCollection(Article)) as PageSource<ArticleDoc>;
 
   return {
-    async list(offset: number, limit: number): Promise<{ total: number; items: ArticleDoc[] }> {
-      // The spec's envelope pages by offset; ids only grow, so the order is stable.
-      // The hottest read: straight to the driver (what lean() returns, without building mongoose Queries).
-      const [total, items] = await Promise.all([
-        driverCollection(Article).countDocuments({}),
-        driverCollection(Article).find({}, { sort: { _id: 1 }, skip: offset, limit }).toArray(),
-      ]);
-      return { total, items };
-    },
+    // The spec's envelope pages by offset; ids only grow, so the order is stable.
+    list: (offset: number, limit: number): Promise<OffsetPage<ArticleDoc>> => offsetPage({ from: articles, filter: {}, order: OLDEST_FIRST, offset, limit }),
 
     async get(id: number): Promise<ArticleDoc> {
       const doc = await Article.findById(id).lean<ArticleDoc>();
