@@ -29,13 +29,11 @@ export const redactUrl = (url: string | undefined) => url?.replace(/([?&]access_
 const UNMATCHED_URL_MAX = 200;
 
 const started = Symbol('requestStarted');
-const loggerOf = Symbol('requestLogger');
 
 interface Timed {
   [started]: number;
-  [loggerOf]: Logger;
   /** `user`: as the auth middlewares leave it, crm's domain user (with its account) or news' user. */
-  req: Request & { id?: string; user?: { _id?: unknown; account?: unknown }; [TRACE_ID]?: string };
+  req: Request & { id?: string; log: Logger; user?: { _id?: unknown; account?: unknown }; [TRACE_ID]?: string };
 }
 
 // One shared listener, `this` being the response: no closure per request.
@@ -46,7 +44,7 @@ function logLine(this: ServerResponse & Timed) {
   const route = req.route?.path as string | undefined;
   observeRequest(req.method, route, status, ms / 1000);
   const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
-  const logger = this[loggerOf];
+  const logger = req.log;
   if (!logger.isLevelEnabled(level)) return;
   const line: Record<string, unknown> = { id: req.id, method: req.method };
   if (route === undefined) line.url = redactUrl(req.originalUrl)?.slice(0, UNMATCHED_URL_MAX);
@@ -71,11 +69,11 @@ function logLine(this: ServerResponse & Timed) {
  */
 export function httpLogger(logger: Logger): RequestHandler {
   return (req, res, next) => {
-    const timed = res as unknown as ServerResponse & Timed;
-    timed[started] = performance.now();
-    timed[loggerOf] = logger;
+    // the fewest properties added to req and res: each one added allocates (a request's own log
+    // line finds its logger as req.log, which the error middleware reads too)
+    (res as unknown as Timed)[started] = performance.now();
     (req as Timed['req']).id = requestId(req, res);
-    (req as { log?: Logger }).log = logger;
+    (req as Timed['req']).log = logger;
     // 'close' comes once per response, after 'finish' or when the client went away
     res.on('close', logLine);
     next();
