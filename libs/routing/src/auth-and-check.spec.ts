@@ -17,6 +17,8 @@ const routes = [
   defineRoute({ method: 'get', path: '/me', auth: 'key', summary: 'Me', responses: { 200: { description: 'me', schema: z.object({ name: z.string() }) } }, handler: ({ user }, res) => res.json({ name: user }) }),
   defineRoute({ method: 'get', path: '/open', auth: 'public', summary: 'Open', responses: { 200: { description: 'ok', schema: z.object({ user: z.null() }) } }, handler: ({ user }, res) => res.json({ user: user ?? null }) }),
   defineRoute({ method: 'get', path: '/drift', auth: 'public', summary: 'Drifts', responses: { 200: { description: 'ok', schema: z.object({ n: z.number() }) } }, handler: (_ctx, res) => res.json({ n: 'one' }) }),
+  defineRoute({ method: 'get', path: '/drift-text', auth: 'public', summary: 'Drifts in JSON text', responses: { 200: { description: 'ok', schema: z.object({ n: z.number() }) } }, handler: (_ctx, res) => res.type('application/json').send('{"n":"one"}') }),
+  defineRoute({ method: 'get', path: '/text', auth: 'public', summary: 'JSON text', responses: { 200: { description: 'ok', schema: z.object({ n: z.number() }) } }, handler: (_ctx, res) => res.type('application/json').send('{"n":1}') }),
 ];
 
 function appWith(check: boolean) {
@@ -41,7 +43,7 @@ describe('auth declared per route', () => {
   });
 
   it("gives each route its scheme's security ([] when public), and refuses a scheme the app does not define", () => {
-    expect(resolveAuth(routes, schemes).map((r) => r.security)).toEqual([['apiKey'], [], []]);
+    expect(resolveAuth(routes, schemes).map((r) => r.security)).toEqual([['apiKey'], [], [], [], []]);
     expect(() => resolveAuth(routes, {})).toThrow(/auth 'key' is not one of the app's schemes/);
   });
 });
@@ -52,6 +54,14 @@ describe('response check', () => {
     await request(appWith(true)).get('/drift').expect(500);
     expect(takeResponseViolations()).toEqual([expect.stringMatching(/^GET \/drift answered 200 a body its schema refuses: n: /)]);
     await request(appWith(true)).get('/open').expect(200);
+    expect(takeResponseViolations()).toEqual([]);
+  });
+
+  it('checks JSON text a route serialized itself too', async () => {
+    takeResponseViolations();
+    await request(appWith(true)).get('/drift-text').expect(500);
+    expect(takeResponseViolations()).toEqual([expect.stringMatching(/^GET \/drift-text answered 200 a body its schema refuses: n: /)]);
+    await request(appWith(true)).get('/text').expect(200, { n: 1 });
     expect(takeResponseViolations()).toEqual([]);
   });
 

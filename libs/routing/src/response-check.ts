@@ -4,7 +4,7 @@ import type { AnyRoute } from './route';
 /**
  * Set (to `1`) by the jest setup of every project: each 2xx JSON body is then checked against the
  * schema its route declares. Never with NODE_ENV=production: the check parses every answer again
- * (and wraps `res.json` per request), a test's cost, not a service's.
+ * (and wraps `res.send` per request), a test's cost, not a service's.
  */
 export const CHECK_RESPONSES_ENV = 'CHECK_RESPONSES';
 
@@ -18,24 +18,29 @@ export function takeResponseViolations(): string[] {
 export const checkingResponses = () => process.env[CHECK_RESPONSES_ENV] === '1' && process.env.NODE_ENV !== 'production';
 
 /**
- * Makes `res.json` check a 2xx body against the schema the route declares for that status (a
- * missing schema is a violation too), as ts-rest's response validation does. A violation is
- * recorded and answered as a 500, so the OpenAPI document cannot drift from what handlers send.
+ * Makes the response check every 2xx JSON body against the schema the route declares for that
+ * status (a missing schema is a violation too), as ts-rest's response validation does: the body
+ * as sent, whether `res.json` serialized it or the route sent JSON text it built itself. A
+ * violation is recorded and answered as a 500, so the OpenAPI document cannot drift from what
+ * handlers send.
  */
 export function checkResponses(route: AnyRoute, res: Response): void {
-  const json = res.json.bind(res);
-  res.json = (body: unknown) => {
+  const send = res.send.bind(res);
+  // res.json(body) ends in res.send(text) with the JSON type set: every JSON answer passes here as text
+  res.send = (body?: unknown) => {
     const status = res.statusCode;
-    if (status >= 200 && status < 300) {
-      const problem = violation(route, status, body);
+    if (status >= 200 && status < 300 && typeof body === 'string' && isJson(res)) {
+      const problem = violation(route, status, JSON.parse(body));
       if (problem) {
         violations.push(problem);
         throw new Error(problem);
       }
     }
-    return json(body);
+    return send(body);
   };
 }
+
+const isJson = (res: Response) => /^application\/json\b/.test(String(res.get('Content-Type') ?? ''));
 
 function violation(route: AnyRoute, status: number, body: unknown): string | undefined {
   const at = `${route.method.toUpperCase()} ${route.path} answered ${status}`;
