@@ -22,7 +22,6 @@ module.exports = {
   globalTeardown: path.join(__dirname, 'libs/testing/src/database/global-teardown.ts'),
   reporters: ['default', path.join(__dirname, 'tools/scripts/jest-results-reporter.js')],
   testTimeout: 20000,
-  // A worker that holds more than this after a test file is replaced by a fresh one: the big suites
-  // build dozens of apps, connections and route tables, and a worker's heap otherwise only grows.
-  workerIdleMemoryLimit: '1GB',
+  // No workerIdleMemoryLimit: a worker keeps no test file's module graph beyond a few recent ones
+  // (`node tools/scripts/jest-heap.js <config>` prints it per file; docs/ARCHITECTURE.md, "Jest worker heap").
 };

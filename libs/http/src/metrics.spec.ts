@@ -71,7 +71,7 @@ describe('/metrics', () => {
     await new Promise<void>((resolve) => gate.admit(() => true)({} as never, { once: () => undefined } as never, () => resolve()));
     const samples = await scrape();
     expect(sample(samples, 'heavy_requests_shed_total{reason="queue_full"}')).toBe(1);
-    collectProcessMetrics(); // what runService starts
+    collectProcessMetrics(); // what startOrExit starts
     const withProcess = await scrape();
     for (const name of ['process_cpu_seconds_total', 'process_resident_memory_bytes', 'nodejs_heap_size_used_bytes', 'nodejs_eventloop_lag_seconds']) {
       expect([...withProcess.keys()].some((key) => key.startsWith(name))).toBe(true);

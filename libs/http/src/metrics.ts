@@ -20,8 +20,9 @@ metricsRegistry.registerMetric(requestMetrics.counter as unknown as Metric);
 let processMetrics = false;
 /**
  * Node's default metrics (CPU, memory, heap, event loop lag, GC, handles), once per process: started
- * by runService, the process runner, not by the app builder (their process-wide observers would
- * keep every app a test file builds, and its module graph, alive for the rest of the test run).
+ * by startOrExit, the process entry, not by the app builder or runService, which tests run in a jest
+ * worker (their process-wide observers would keep the test file's module graph alive for the rest of
+ * the test run).
  */
 export function collectProcessMetrics(): void {
   if (processMetrics) return;

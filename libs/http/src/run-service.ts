@@ -54,7 +54,6 @@ export interface RunningService extends RunningServer {
 export async function runService(options: RunServiceOptions): Promise<RunningService> {
   const shutdown = options.shutdown ?? readShutdownSettings(process.env);
   const logger = createLogger(options.name, options.logLevel);
-  collectProcessMetrics();
   for (const warning of options.warnings ?? []) logger.warn(warning);
   const database = await createDatabase(options.database);
   logger.info(`database: ${database.description}`);
@@ -93,8 +92,16 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
   return { ...running, started };
 }
 
-/** Runs `start`, turning a start-up failure (bad config, a port in use) into one clear line and exit 1; an unreachable database is not one (runService keeps trying). */
+/**
+ * The process entry of every main.ts: starts the process metrics, then runs `start`, turning a
+ * start-up failure (bad config, a port in use) into one clear line and exit 1; an unreachable
+ * database is not one (runService keeps trying). The process metrics start here, not in runService,
+ * because tests run runService inside a jest worker, where prom-client's GC observer (registered on
+ * node's process-wide perf_hooks, never removed) would keep the test file's whole module graph
+ * alive until the worker ends.
+ */
 export function startOrExit(name: string, start: () => Promise<unknown>): void {
+  collectProcessMetrics();
   start().catch((err: Error) => {
     console.error(`${name} failed to start: ${err.message}`);
     process.exit(1);

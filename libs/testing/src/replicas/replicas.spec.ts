@@ -40,6 +40,13 @@ describe('replica harness', () => {
     expect(after).not.toBe(before);
   });
 
+  it("serves node's process metrics, which startOrExit (the process entry) starts", async () => {
+    const text = (await replicas.replica(0).get('/metrics').expect(200)).text;
+    for (const name of ['process_cpu_seconds_total', 'nodejs_heap_size_used_bytes', 'nodejs_gc_duration_seconds', 'nodejs_eventloop_lag_seconds']) {
+      expect(text).toContain(`# TYPE ${name} `);
+    }
+  });
+
   it('stops every replica: no process is left', async () => {
     const pids = await Promise.all([0, 1, 2].map((i) => pidOf(replicas.replica(i))));
     await replicas.stop();

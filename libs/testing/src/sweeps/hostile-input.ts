@@ -1,10 +1,15 @@
 import type { AnyRoute } from '@lib/routing';
-import fc from 'fast-check';
+import type * as FastCheck from 'fast-check';
 import { bodyLimitOf, limitBytes, routeTable } from '@lib/http';
-import { hostileRequest, OPERATOR_VALUES } from './hostile-arbitraries';
+import type * as Arbitraries from './hostile-arbitraries';
 import { sendRaw, type RawRequest } from './raw-client';
 import { encode, bodyFields, bodyTypes, fillPath, formEncode, mediaType, pathParams, plausibleObject, queryFields } from './route-shape';
 import { MAX_REJECTION_BYTES, seededSnapshot, sendAndCheck, useLoopbackServer, withCredentials, type SweepTarget } from './sweep-target';
+
+// Required when a sweep is declared, not imported: fast-check takes about a second to load into a
+// jest module registry, which every spec importing @lib/testing would pay (most never sweep).
+const fastCheck = () => require('fast-check') as typeof FastCheck;
+const arbitraries = () => require('./hostile-arbitraries') as typeof Arbitraries;
 
 export interface HostileInputOptions {
   /** Random requests per route (fast-check runs). */
@@ -28,6 +33,7 @@ function operatorRequests(target: SweepTarget, route: AnyRoute): RawRequest[] {
     const base = plausibleObject(route.request?.body, values);
     const headers = { 'Content-Type': mediaType(type) };
     // in a form an array is JSON text, a plain string to the field: only object operators apply
+    const { OPERATOR_VALUES } = arbitraries();
     const operators = type === 'json' ? OPERATOR_VALUES : OPERATOR_VALUES.filter((op) => !Array.isArray(op));
     const bodies = [
       ...bodyFields(route).flatMap((field) => operators.map((op) => ({ ...base, [field]: op }))),
@@ -117,6 +123,8 @@ export function hostileInputSweep(target: SweepTarget, options: HostileInputOpti
   // SWEEP_RUNS=200 npx nx test <app> runs a deeper sweep than npm test's default
   const runsPerRoute = options.runsPerRoute ?? (Number(process.env.SWEEP_RUNS) || 12);
   const server = useLoopbackServer(target);
+  const fc = fastCheck();
+  const { hostileRequest } = arbitraries();
 
   it('random and malformed input on every route of the table: never a 5xx, and a rejected request changes nothing', async () => {
     let before = await seededSnapshot(target);
