@@ -19,6 +19,8 @@ const routes = [
   defineRoute({ method: 'get', path: '/drift', auth: 'public', summary: 'Drifts', responses: { 200: { description: 'ok', schema: z.object({ n: z.number() }) } }, handler: (_ctx, res) => res.json({ n: 'one' }) }),
   defineRoute({ method: 'get', path: '/drift-text', auth: 'public', summary: 'Drifts in JSON text', responses: { 200: { description: 'ok', schema: z.object({ n: z.number() }) } }, handler: (_ctx, res) => res.type('application/json').send('{"n":"one"}') }),
   defineRoute({ method: 'get', path: '/text', auth: 'public', summary: 'JSON text', responses: { 200: { description: 'ok', schema: z.object({ n: z.number() }) } }, handler: (_ctx, res) => res.type('application/json').send('{"n":1}') }),
+  defineRoute({ method: 'delete', path: '/gone', auth: 'public', summary: 'Answers a status it does not declare', responses: { 200: { description: 'ok', schema: z.object({ n: z.number() }) } }, handler: (_ctx, res) => res.status(204).end() }),
+  defineRoute({ method: 'delete', path: '/done', auth: 'public', summary: 'Answers the 204 it declares', responses: { 204: { description: 'done' } }, handler: (_ctx, res) => res.status(204).end() }),
 ];
 
 function appWith(check: boolean) {
@@ -43,7 +45,7 @@ describe('auth declared per route', () => {
   });
 
   it("gives each route its scheme's security ([] when public), and refuses a scheme the app does not define", () => {
-    expect(resolveAuth(routes, schemes).map((r) => r.security)).toEqual([['apiKey'], [], [], [], []]);
+    expect(resolveAuth(routes, schemes).map((r) => r.security)).toEqual([['apiKey'], [], [], [], [], [], []]);
     expect(() => resolveAuth(routes, {})).toThrow(/auth 'key' is not one of the app's schemes/);
   });
 });
@@ -62,6 +64,14 @@ describe('response check', () => {
     await request(appWith(true)).get('/drift-text').expect(500);
     expect(takeResponseViolations()).toEqual([expect.stringMatching(/^GET \/drift-text answered 200 a body its schema refuses: n: /)]);
     await request(appWith(true)).get('/text').expect(200, { n: 1 });
+    expect(takeResponseViolations()).toEqual([]);
+  });
+
+  it('records a bodyless 2xx whose status the route does not declare', async () => {
+    takeResponseViolations();
+    await request(appWith(true)).delete('/gone').expect(204);
+    expect(takeResponseViolations()).toEqual(['DELETE /gone answered 204, a status it does not declare']);
+    await request(appWith(true)).delete('/done').expect(204);
     expect(takeResponseViolations()).toEqual([]);
   });
 

@@ -18,11 +18,12 @@ export function takeResponseViolations(): string[] {
 export const checkingResponses = () => process.env[CHECK_RESPONSES_ENV] === '1' && process.env.NODE_ENV !== 'production';
 
 /**
- * Makes the response check every 2xx JSON body against the schema the route declares for that
- * status (a missing schema is a violation too), as ts-rest's response validation does: the body
- * as sent, whether `res.json` serialized it or the route sent JSON text it built itself. A
- * violation is recorded and answered as a 500, so the OpenAPI document cannot drift from what
- * handlers send.
+ * Makes the response check, as ts-rest's response validation does, every 2xx JSON body against the
+ * schema the route declares for that status (the body as sent, whether `res.json` serialized it or
+ * the route sent JSON text it built itself; a missing schema is a violation too) and every 2xx
+ * status against the statuses the route declares. A body that breaks its schema is answered as a
+ * 500; every violation is recorded (the jest setup fails the test with it), so the OpenAPI
+ * document cannot drift from what handlers send.
  */
 export function checkResponses(route: AnyRoute, res: Response): void {
   const send = res.send.bind(res);
@@ -38,6 +39,11 @@ export function checkResponses(route: AnyRoute, res: Response): void {
     }
     return send(body);
   };
+  // a bodyless 2xx (204, or an empty 200) never passes through res.send: its status is checked when it is sent
+  res.once('finish', () => {
+    const status = res.statusCode;
+    if (status >= 200 && status < 300 && !route.responses[status]) violations.push(`${route.method.toUpperCase()} ${route.path} answered ${status}, a status it does not declare`);
+  });
 }
 
 const isJson = (res: Response) => /^application\/json\b/.test(String(res.get('Content-Type') ?? ''));
