@@ -3,8 +3,9 @@ import type { AnyRoute } from './route';
 
 /**
  * Set (to `1`) by the jest setup of every project: each 2xx JSON body is then checked against the
- * schema its route declares. Never with NODE_ENV=production: the check parses every answer again
- * (and wraps `res.send` per request), a test's cost, not a service's.
+ * schema its route declares, and each 2xx status against the statuses it declares. Never with
+ * NODE_ENV=production: the check parses every answer again (and wraps `res.send` per request), a
+ * test's cost, not a service's.
  */
 export const CHECK_RESPONSES_ENV = 'CHECK_RESPONSES';
 
@@ -42,14 +43,16 @@ export function checkResponses(route: AnyRoute, res: Response): void {
   // a bodyless 2xx (204, or an empty 200) never passes through res.send: its status is checked when it is sent
   res.once('finish', () => {
     const status = res.statusCode;
-    if (status >= 200 && status < 300 && !route.responses[status]) violations.push(`${route.method.toUpperCase()} ${route.path} answered ${status}, a status it does not declare`);
+    if (status >= 200 && status < 300 && !route.responses[status]) violations.push(`${answered(route, status)}, a status it does not declare`);
   });
 }
+
+const answered = (route: AnyRoute, status: number) => `${route.method.toUpperCase()} ${route.path} answered ${status}`;
 
 const isJson = (res: Response) => /^application\/json\b/.test(String(res.get('Content-Type') ?? ''));
 
 function violation(route: AnyRoute, status: number, body: unknown): string | undefined {
-  const at = `${route.method.toUpperCase()} ${route.path} answered ${status}`;
+  const at = answered(route, status);
   const schema = route.responses[status]?.schema;
   if (!schema) return `${at} with a JSON body but declares no schema for ${status}`;
   const result = schema.safeParse(body);
