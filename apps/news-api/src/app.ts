@@ -3,6 +3,7 @@ import { errorObjectBody, unauthorized } from '@lib/errors';
 import type { AuthScheme } from '@lib/routing';
 import { bearerToken, bodyParsers, buildServiceApp, failedAttemptLimit, secretMatcher, type ServiceDeps } from '@lib/http';
 import { databaseReady } from '@lib/mongo';
+import { outboundPolicy, type OutboundPolicy } from '@lib/outbound';
 import { keysetPager } from '@lib/paging';
 import type { RequestHandler } from 'express';
 import { accessTokenOf } from './auth/access-token';
@@ -33,8 +34,10 @@ export interface NewsAppConfig extends ServiceDeps {
   /** Failed sign-in and master-key attempts allowed per address (default 10 per 15 minutes). */
   authLimit?: RateLimitSettings;
   publishers: Publisher[];
-  /** Time and size limits of one feed fetch (default 15 s, 5 MB). */
+  /** Time and size limits of one feed fetch (default 15 s, 5 MB) and its parse (10 s). */
   fetchLimits?: FetchLimits;
+  /** What feed fetches may reach: public https only by default; FEED_ALLOWED_HOSTS adds deliberate internal feeds. */
+  feedPolicy?: OutboundPolicy;
   /** The sync that POST /news/sync runs; main.ts shares it with the schedule. Made here if absent. */
   sync?: FeedSync;
   /** How long the user behind a token is cached (default TOKEN_USER_TTL_MS, 10 s). */
@@ -61,7 +64,8 @@ export function createApp(config: NewsAppConfig) {
     if (isMasterKey(bearerToken(req.headers)) || isMasterKey(accessTokenOf(req))) return next();
     signedIn(req, res, (err?: unknown) => (err ? next(err) : adminRole(req, res, next)));
   };
-  const sync = config.sync ?? feedSync({ connection, logger, publishers: config.publishers, limits: config.fetchLimits });
+  const sync =
+    config.sync ?? feedSync({ connection, logger, publishers: config.publishers, policy: config.feedPolicy ?? outboundPolicy({ name: 'feeds' }), limits: config.fetchLimits });
 
   // Routes that check a secret from the body parse it first, and count failures per address.
   const limited = (check: RequestHandler) => [limit.checkRequest, ...parseBody, limit.countFailures(check)];

@@ -1,4 +1,5 @@
 import { resolveMongoTarget, type MongoTarget } from '@lib/mongo';
+import { allowedHostsSetting, type AllowedHosts } from '@lib/outbound';
 import { baseEnvShape, readServiceEnv, z, type BaseServiceConfig } from '@lib/validation';
 import { loadPublishers, type Publisher } from './feeds/feeds-config';
 
@@ -30,6 +31,7 @@ const envSchema = z.object({
   NEWS_FEEDS: z.string().min(1, 'must be the path of a publishers file; leave it unset for the shipped list').optional(),
   NEWS_SYNC_INTERVAL: duration({ allowZero: true }).default(1800),
   NEWS_SYNC_LEASE: duration({ allowZero: false }).default(30),
+  FEED_ALLOWED_HOSTS: allowedHostsSetting('FEED_ALLOWED_HOSTS'),
 });
 
 export interface NewsConfig extends BaseServiceConfig {
@@ -37,6 +39,8 @@ export interface NewsConfig extends BaseServiceConfig {
   masterKey: string;
   jwt: { secret: string; expiresInSeconds: number };
   publishers: Publisher[];
+  /** Host names, addresses and CIDR blocks feeds may reach although they are loopback or private, over plain http too (FEED_ALLOWED_HOSTS). */
+  feedAllowedHosts: AllowedHosts;
   /** Seconds between scheduled feed syncs; 0 turns the schedule off. */
   syncIntervalSeconds: number;
   /** Seconds a sync's lease lasts unrenewed: how long a replica killed mid-sync holds the others off. */
@@ -57,6 +61,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): NewsConfig {
     masterKey: values.MASTER_KEY,
     jwt: { secret: values.JWT_SECRET, expiresInSeconds: parsed.JWT_EXPIRES_IN },
     publishers: loadPublishers(parsed.NEWS_FEEDS),
+    feedAllowedHosts: parsed.FEED_ALLOWED_HOSTS,
     syncIntervalSeconds: parsed.NEWS_SYNC_INTERVAL,
     syncLeaseSeconds: parsed.NEWS_SYNC_LEASE,
     defaultsUsed,

@@ -1,4 +1,5 @@
 import { runOptionsFromConfig, type RunServiceOptions } from '@lib/http';
+import { outboundPolicy } from '@lib/outbound';
 import { devDefaultsWarnings } from '@lib/validation';
 import { createApp } from './app';
 import type { NewsConfig } from './config';
@@ -9,15 +10,18 @@ import { scheduleSync, type SyncSchedule } from './feeds/sync-schedule';
 export function newsService(config: NewsConfig): RunServiceOptions {
   let sync: FeedSync | undefined;
   let schedule: SyncSchedule | undefined;
+  const feedPolicy = outboundPolicy({ name: 'feeds', allowed: config.feedAllowedHosts });
   return {
     ...runOptionsFromConfig('news-api', config),
     warnings: devDefaultsWarnings(config.defaultsUsed),
     createApp: (deps) => {
-      sync = feedSync({ connection: deps.connection, logger: deps.logger, publishers: config.publishers, leaseMs: config.syncLeaseSeconds * 1000 });
-      return createApp({ ...deps, masterKey: config.masterKey, jwt: config.jwt, publishers: config.publishers, sync });
+      sync = feedSync({ connection: deps.connection, logger: deps.logger, publishers: config.publishers, policy: feedPolicy, leaseMs: config.syncLeaseSeconds * 1000 });
+      return createApp({ ...deps, masterKey: config.masterKey, jwt: config.jwt, publishers: config.publishers, feedPolicy, sync });
     },
     prepare: async ({ logger, lifecycle }) => {
-      logger.info(`feeds: ${config.publishers.length} publishers; sync ${config.syncIntervalSeconds ? `every ${config.syncIntervalSeconds} s` : 'on demand only (NEWS_SYNC_INTERVAL=0)'}`);
+      const { names, blocks } = config.feedAllowedHosts;
+      const allowed = names.length + blocks.length ? `; also reaching FEED_ALLOWED_HOSTS ${[...names, ...blocks].join(', ')}` : '';
+      logger.info(`feeds: ${config.publishers.length} publishers; sync ${config.syncIntervalSeconds ? `every ${config.syncIntervalSeconds} s` : 'on demand only (NEWS_SYNC_INTERVAL=0)'}${allowed}`);
       if (sync && config.syncIntervalSeconds > 0) schedule = scheduleSync(sync, { intervalMs: config.syncIntervalSeconds * 1000, logger, lifecycle });
     },
     beforeClose: async () => {

@@ -1,6 +1,8 @@
 // Jest setup file: the news-api tests never reach the network. Sockets may connect only to the
 // loopback interface (the feed fixture server, the embedded database) or to the test database's
-// own host when MONGO_URL points elsewhere; anything else fails at once with a clear error.
+// own host when MONGO_URL points elsewhere, and only those names are looked up (the outbound guard
+// resolves a feed's host before connecting); anything else fails at once with a clear error.
+import dns from 'node:dns';
 import net from 'node:net';
 
 const MARK = Symbol.for('news-api.network-blocked');
@@ -34,4 +36,23 @@ if (!proto[MARK]) {
     return (connect as (...a: unknown[]) => net.Socket).apply(this, args);
   } as typeof proto.connect;
   proto[MARK] = true;
+}
+
+const DNS_MARK = Symbol.for('news-api.dns-blocked');
+const dnsState = dns as typeof dns & { [DNS_MARK]?: boolean };
+const blockedLookup = (hostname: string) => new Error(`network access blocked in tests: ${hostname}`);
+
+if (!dnsState[DNS_MARK]) {
+  const lookup = dns.lookup;
+  dns.lookup = function (hostname: string, ...rest: unknown[]) {
+    if (isAllowedHost(hostname)) return (lookup as (...a: unknown[]) => void).call(dns, hostname, ...rest);
+    const callback = rest.at(-1) as (err: Error) => void;
+    process.nextTick(() => callback(blockedLookup(hostname)));
+  } as typeof dns.lookup;
+  const lookupPromise = dns.promises.lookup;
+  dns.promises.lookup = async function (hostname: string, ...rest: unknown[]) {
+    if (isAllowedHost(hostname)) return (lookupPromise as (...a: unknown[]) => Promise<unknown>).call(dns.promises, hostname, ...rest);
+    throw blockedLookup(hostname);
+  } as typeof dns.promises.lookup;
+  dnsState[DNS_MARK] = true;
 }

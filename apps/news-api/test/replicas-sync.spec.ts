@@ -32,7 +32,7 @@ afterAll(async () => {
 const replicas = useReplicas({
   entry: 'apps/news-api/src/main.ts',
   replicas: 3,
-  env: { NEWS_FEEDS: feedsFile, NEWS_SYNC_INTERVAL: '1h', NEWS_SYNC_LEASE: '3s' },
+  env: { NEWS_FEEDS: feedsFile, FEED_ALLOWED_HOSTS: '127.0.0.1', NEWS_SYNC_INTERVAL: '1h', NEWS_SYNC_LEASE: '3s' },
 });
 const ALL = [0, 1, 2];
 

@@ -1,3 +1,4 @@
+import { allowedHosts, outboundPolicy } from '@lib/outbound';
 import { useServiceApp, withMore } from '@lib/testing';
 import request from 'supertest';
 import { createApp, type NewsAppConfig } from '../src/app';
@@ -18,6 +19,9 @@ export type TestOptions = Partial<Pick<NewsAppConfig, 'authLimit' | 'jwt' | 'tok
   /** Record the driver's commands (for logCommands from @lib/testing). */
   monitorCommands?: boolean;
 };
+
+/** The feed fixture server's loopback address allow-listed, as FEED_ALLOWED_HOSTS=127.0.0.1 does. */
+export const TEST_FEED_POLICY = outboundPolicy({ name: 'feeds', allowed: allowedHosts('127.0.0.1', 'FEED_ALLOWED_HOSTS') });
 
 /** Publishers used when a test file names none (their feeds are never fetched). */
 export const TEST_PUBLISHERS: Publisher[] = [
@@ -46,6 +50,7 @@ export function setupNewsApp(options: TestOptions = {}) {
       tokenUserTtlMs: options.tokenUserTtlMs,
       publishers: feeds && options.publishers ? options.publishers(feeds) : TEST_PUBLISHERS,
       fetchLimits: options.fetchLimits ?? { timeoutMs: 2_000, maxBytes: 256 * 1024 },
+      feedPolicy: TEST_FEED_POLICY,
     }),
     { monitorCommands: options.monitorCommands, models: { Article: articleModel, Source: sourceModel, User: userModel } },
   );

@@ -3,7 +3,7 @@ import { leaseHolder } from '@lib/mongo';
 import { feedSync, type FeedSync } from '../src/feeds/feed-sync';
 import { scheduleSync, type SyncSchedule } from '../src/feeds/sync-schedule';
 import { syncRunModel } from '../src/feeds/sync-run.model';
-import { setupNewsApp } from './setup-app';
+import { setupNewsApp, TEST_FEED_POLICY } from './setup-app';
 
 // Several feedSync instances on one database play the replicas of one cluster (the replica
 // harness test, replicas.spec.ts, does the same with separate processes).
@@ -20,6 +20,7 @@ const replica = (options: { leaseMs?: number } = {}) => {
       { id: 'abc-news', name: 'ABC News', feeds: [ctx.feeds.url('/abc.xml')] },
       { id: 'slow', name: 'Slow Publisher', feeds: [ctx.feeds.url('/slow.xml')] },
     ],
+    policy: TEST_FEED_POLICY,
     limits: { timeoutMs: 20_000, maxBytes: 256 * 1024 },
     pollMs: 50,
     ...options,

@@ -5,7 +5,7 @@ import { createLifecycle, createLogger } from '@lib/http';
 import { leaseHolder } from '@lib/mongo';
 import type { Publisher } from '../src/feeds/feeds-config';
 import { fixture } from './feed-server';
-import { MASTER_KEY, setupNewsApp } from './setup-app';
+import { MASTER_KEY, setupNewsApp, TEST_FEED_POLICY } from './setup-app';
 
 const ctx = setupNewsApp({
   publishers: (feeds) => [
@@ -18,7 +18,7 @@ const ctx = setupNewsApp({
 
 /** A feed sync of `publishers` on the test database, logging nothing, each fetch bounded by `timeoutMs`. */
 const syncOf = (publishers: Publisher[], timeoutMs: number) =>
-  feedSync({ connection: ctx.connection, logger: createLogger('test', 'silent'), publishers, limits: { timeoutMs, maxBytes: 256 * 1024 } });
+  feedSync({ connection: ctx.connection, logger: createLogger('test', 'silent'), publishers, policy: TEST_FEED_POLICY, limits: { timeoutMs, maxBytes: 256 * 1024 } });
 const scheduleEvery = (sync: FeedSync, intervalMs: number) => scheduleSync(sync, { intervalMs, logger: createLogger('test', 'silent'), lifecycle: createLifecycle() });
 
 const syncNow = () => request(ctx.app).post('/news/sync').send({ access_token: MASTER_KEY });

@@ -5,14 +5,16 @@ import { counter, type Logger } from '@lib/http';
 import type { Connection } from 'mongoose';
 import { articleModel, type ArticleDoc } from '../news/article.model';
 import type { Publisher } from './feeds-config';
-import { DEFAULT_FETCH_LIMITS, FeedError, fetchFeed, type FetchLimits } from './fetch-feed';
+import type { OutboundPolicy } from '@lib/outbound';
+import { FeedError } from './feed-error';
+import { DEFAULT_FETCH_LIMITS, fetchFeed, type FetchLimits } from './fetch-feed';
 import { readFeed, type FeedEntry } from './read-feed';
 import { sourceModel } from './source.model';
 import { syncRunModel, type SyncRunDoc } from './sync-run.model';
 
 const syncRuns = counter('feed_sync_runs_total', 'Feed syncs this replica ran, by result (completed, interrupted: shutdown or lease lost, failed)', ['result']);
 const entriesStored = counter('feed_entries_stored_total', 'Feed entries stored, by source and outcome (inserted, updated)', ['source', 'outcome']);
-const feedFailures = counter('feed_fetch_failures_total', 'Feeds that could not be read (timeout, HTTP error, broken feed), by source', ['source']);
+const feedFailures = counter('feed_fetch_failures_total', 'Feeds that could not be read (timeout, HTTP error, refused by the outbound guard, broken feed, parse budget), by source', ['source']);
 
 /** The lease that makes a sync run on one replica of the cluster at a time. */
 const SYNC_LEASE = 'feed-sync';
@@ -40,6 +42,8 @@ export interface FeedSyncOptions {
   connection: Connection;
   logger: Logger;
   publishers: Publisher[];
+  /** What feed fetches may reach (outboundPolicy of @lib/outbound, with FEED_ALLOWED_HOSTS). */
+  policy: OutboundPolicy;
   limits?: FetchLimits;
   /** How long a sync's lease lasts unrenewed (renewed every third of it while the sync runs): a replica killed mid-sync holds the others off this long at most. */
   leaseMs?: number;
@@ -62,7 +66,7 @@ export const isSyncInterruption = (err: unknown) => err instanceof HttpError && 
  * progress (on any replica) joins it and gets its report. A run stopped by shutdown records
  * nothing on the publishers and frees the lease at once.
  */
-export function feedSync({ connection, logger, publishers, limits = DEFAULT_FETCH_LIMITS, leaseMs = DEFAULT_SYNC_LEASE_MS, pollMs = 500 }: FeedSyncOptions) {
+export function feedSync({ connection, logger, publishers, policy, limits = DEFAULT_FETCH_LIMITS, leaseMs = DEFAULT_SYNC_LEASE_MS, pollMs = 500 }: FeedSyncOptions) {
   const Article = articleModel(connection);
   const Source = sourceModel(connection);
   const SyncRun = syncRunModel(connection);
@@ -96,8 +100,8 @@ export function feedSync({ connection, logger, publishers, limits = DEFAULT_FETC
 
   async function syncFeed(publisher: Publisher, url: string, report: SourceReport, stopped: AbortSignal): Promise<void> {
     try {
-      const signal = AbortSignal.any([stopped, AbortSignal.timeout(limits.timeoutMs)]);
-      const entries = readFeed(await fetchFeed(url, { ...limits, signal }));
+      const xml = await fetchFeed(url, { ...limits, policy, signal: stopped });
+      const entries = await readFeed(xml, { budgetMs: limits.parseBudgetMs, signal: stopped });
       report.entries += entries.length;
       for (const entry of entries) {
         if (stopped.aborted) return; // stopped (shutdown, or the lease lost): write nothing more
@@ -113,7 +117,7 @@ export function feedSync({ connection, logger, publishers, limits = DEFAULT_FETC
       feedFailures.inc({ source: publisher.id });
       const message = err instanceof FeedError ? err.message : 'internal error (see the service log)';
       if (!(err instanceof FeedError)) logger.error({ err, source: publisher.id, feed: url }, 'feed sync failed');
-      else logger.warn({ source: publisher.id, feed: url, reason: message }, 'feed not read');
+      else logger.warn({ source: publisher.id, feed: url, reason: message, ...(err.address && { address: err.address }) }, 'feed not read');
       report.errors.push(`${url}: ${message}`);
       await Source.updateOne(
         { _id: publisher.id },

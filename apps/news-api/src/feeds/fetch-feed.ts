@@ -1,69 +1,35 @@
+import { guardedRequest, OutboundError, type OutboundPolicy } from '@lib/outbound';
+import { FeedError } from './feed-error';
+
 export interface FetchLimits {
-  /** Whole request, headers and body, in milliseconds. */
+  /** Whole request, redirects, headers and body, in milliseconds. */
   timeoutMs: number;
   /** Largest accepted body in bytes; a larger one is abandoned while it streams. */
   maxBytes: number;
+  /** Time to parse the feed once fetched (default PARSE_BUDGET_MS of read-feed). */
+  parseBudgetMs?: number;
 }
 
 export const DEFAULT_FETCH_LIMITS: FetchLimits = { timeoutMs: 15_000, maxBytes: 5 * 1024 * 1024 };
+/** Redirects followed per feed (http → https, a moved feed), each target checked by the outbound guard. */
+export const FEED_REDIRECTS = 5;
 
-/** A publisher's feed could not be fetched; the message is safe to show in GET /sources. */
-export class FeedError extends Error {
-  override name = 'FeedError';
-}
+const HEADERS = { accept: 'application/rss+xml, application/atom+xml, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.1', 'user-agent': 'news-api feed reader' };
 
-/** Fetches a feed's text with a time limit and a size limit; `signal` also ends it (shutdown). */
-export async function fetchFeed(url: string, limits: FetchLimits & { signal?: AbortSignal }): Promise<string> {
-  const signal = limits.signal ?? AbortSignal.timeout(limits.timeoutMs);
-  let response: Response;
+/**
+ * Fetches a feed's text through the outbound guard (https, public addresses unless allow-listed,
+ * checked redirects) with a time limit and a size limit; `signal` also ends it (shutdown).
+ */
+export async function fetchFeed(url: string, options: FetchLimits & { policy: OutboundPolicy; signal?: AbortSignal }): Promise<string> {
+  const { policy, timeoutMs, maxBytes, signal } = options;
+  let response;
   try {
-    response = await fetch(url, {
-      signal,
-      redirect: 'follow',
-      headers: { accept: 'application/rss+xml, application/atom+xml, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.1', 'user-agent': 'news-api feed reader' },
-    });
+    response = await guardedRequest(url, { policy, timeoutMs, maxBytes, maxRedirects: FEED_REDIRECTS, signal, headers: HEADERS });
   } catch (err) {
-    throw new FeedError(signal.aborted ? abortReason(signal, limits) : `cannot connect: ${causeOf(err)}`);
+    if (!(err instanceof OutboundError)) throw err;
+    throw new FeedError(err.failure === 'aborted' ? 'stopped (shutting down)' : err.message, err.address);
   }
-  if (!response.ok) {
-    await response.body?.cancel().catch(() => undefined);
-    throw new FeedError(`HTTP ${response.status}`);
-  }
-  const declared = Number(response.headers.get('content-length') ?? 0);
-  if (declared > limits.maxBytes) {
-    await response.body?.cancel().catch(() => undefined);
-    throw new FeedError(`body larger than ${limits.maxBytes} bytes`);
-  }
-  return readLimited(response, limits, signal);
-}
-
-async function readLimited(response: Response, limits: FetchLimits, signal: AbortSignal): Promise<string> {
-  if (!response.body) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = response.body.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > limits.maxBytes) {
-        await reader.cancel().catch(() => undefined);
-        throw new FeedError(`body larger than ${limits.maxBytes} bytes`);
-      }
-      chunks.push(value);
-    }
-  } catch (err) {
-    if (err instanceof FeedError) throw err;
-    throw new FeedError(signal.aborted ? abortReason(signal, limits) : `connection failed: ${causeOf(err)}`);
-  }
-  return new TextDecoder('utf-8').decode(Buffer.concat(chunks));
-}
-
-const abortReason = (signal: AbortSignal, limits: FetchLimits) =>
-  (signal.reason as Error | undefined)?.name === 'TimeoutError' ? `no complete answer within ${limits.timeoutMs} ms` : 'stopped (shutting down)';
-
-function causeOf(err: unknown): string {
-  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? (err as Error).message;
+  if (response.status < 200 || response.status > 299) throw new FeedError(`HTTP ${response.status}`);
+  if (response.body.truncated) throw new FeedError(`body larger than ${maxBytes} bytes`);
+  return new TextDecoder('utf-8').decode(response.body.bytes);
 }
