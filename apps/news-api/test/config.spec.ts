@@ -47,6 +47,18 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ JWT_EXPIRES_IN: '0s' })).toThrow(/JWT_EXPIRES_IN: must be longer than 0/);
   });
 
+  it('reads FEED_ALLOWED_HOSTS (empty by default) and names a bad entry', () => {
+    expect(loadConfig({}).feedAllowedHosts).toEqual({ variable: 'FEED_ALLOWED_HOSTS', names: [], blocks: [] });
+    expect(loadConfig({ FEED_ALLOWED_HOSTS: 'feeds.internal, 10.0.0.7, 10.1.0.0/16' }).feedAllowedHosts).toEqual({
+      variable: 'FEED_ALLOWED_HOSTS',
+      names: ['feeds.internal'],
+      blocks: ['10.0.0.7/32', '10.1.0.0/16'],
+    });
+    expect(() => loadConfig({ FEED_ALLOWED_HOSTS: 'feeds.internal, https://feeds.internal:8443' })).toThrow(
+      /Invalid configuration:\n {2}FEED_ALLOWED_HOSTS: "https:\/\/feeds\.internal:8443" is not a host name, an IP address or a CIDR block/,
+    );
+  });
+
   it('reads the publishers from NEWS_FEEDS and names what is wrong in it', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'news-feeds-'));
     const good = path.join(dir, 'good.json');

@@ -10,6 +10,8 @@ export interface FeedReply {
   fixture?: string;
   body?: string;
   type?: string;
+  /** More response headers (a redirect's Location). */
+  headers?: Record<string, string>;
   /** Answer after this many milliseconds. */
   delayMs?: number;
   /** Never answer (a publisher that times out). */
@@ -38,7 +40,7 @@ export async function startFeedServer() {
     answer(res, reply);
   });
   const answer = (res: ServerResponse, reply: FeedReply) => {
-    res.writeHead(reply.status ?? 200, { 'content-type': reply.type ?? 'application/rss+xml; charset=utf-8' });
+    res.writeHead(reply.status ?? 200, { 'content-type': reply.type ?? 'application/rss+xml; charset=utf-8', ...reply.headers });
     if (reply.streamBytes) return streamPadding(res, reply.streamBytes);
     res.end(reply.body ?? (reply.fixture ? fixture(reply.fixture) : ''));
   };

@@ -1,7 +1,8 @@
 import request from 'supertest';
 import { feedSync, type FeedSync } from '../src/feeds/feed-sync';
 import { scheduleSync } from '../src/feeds/sync-schedule';
-import { createLifecycle, createLogger } from '@lib/http';
+import { createLifecycle, createLogger, type Logger } from '@lib/http';
+import pino from 'pino';
 import { leaseHolder } from '@lib/mongo';
 import type { Publisher } from '../src/feeds/feeds-config';
 import { fixture } from './feed-server';
@@ -16,9 +17,15 @@ const ctx = setupNewsApp({
   fetchLimits: { timeoutMs: 1_000, maxBytes: 256 * 1024 },
 });
 
-/** A feed sync of `publishers` on the test database, logging nothing, each fetch bounded by `timeoutMs`. */
-const syncOf = (publishers: Publisher[], timeoutMs: number) =>
-  feedSync({ connection: ctx.connection, logger: createLogger('test', 'silent'), publishers, policy: TEST_FEED_POLICY, limits: { timeoutMs, maxBytes: 256 * 1024 } });
+/** A feed sync of `publishers` on the test database, logging nothing (or into `logger`), each fetch bounded by `timeoutMs`. */
+const syncOf = (publishers: Publisher[], timeoutMs: number, more: { parseBudgetMs?: number; logger?: Logger } = {}) =>
+  feedSync({
+    connection: ctx.connection,
+    logger: more.logger ?? createLogger('test', 'silent'),
+    publishers,
+    policy: TEST_FEED_POLICY,
+    limits: { timeoutMs, maxBytes: 256 * 1024, parseBudgetMs: more.parseBudgetMs },
+  });
 const scheduleEvery = (sync: FeedSync, intervalMs: number) => scheduleSync(sync, { intervalMs, logger: createLogger('test', 'silent'), lifecycle: createLifecycle() });
 
 const syncNow = () => request(ctx.app).post('/news/sync').send({ access_token: MASTER_KEY });
@@ -153,6 +160,48 @@ describe('POST /news/sync', () => {
     const report = await sync.run();
     expect(report.sources[0].errors).toEqual([expect.stringContaining('network access blocked in tests')]);
     expect(report.sources[1]).toMatchObject({ inserted: 3, errors: [] });
+  });
+
+  it.each([
+    ['the cloud metadata address', 'http://169.254.169.254/latest/meta-data/', 'refused: 169.254.169.254 is a cloud metadata address; list it in FEED_ALLOWED_HOSTS if it is a deliberate internal one'],
+    ['a private address', 'https://10.0.0.7/rss.xml', 'refused: 10.0.0.7 is a private address; list it in FEED_ALLOWED_HOSTS if it is a deliberate internal one'],
+    ['a loopback address not on the allow-list', 'https://[::1]:9/rss.xml', 'refused: ::1 is a loopback address; list it in FEED_ALLOWED_HOSTS if it is a deliberate internal one'],
+    ['plain http to a public address', 'http://[2606:4700::1111]/rss.xml', 'refused: plain http to 2606:4700::1111: use https, or list it in FEED_ALLOWED_HOSTS if it is a deliberate internal one'],
+  ])('refuses a feed at %s, recording why on its source and logging one line', async (_what, feed, reason) => {
+    const lines: string[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
+    const report = await syncOf([{ id: 'flaky', name: 'Flaky Publisher', feeds: [feed] }, { id: 'abc-news', name: 'ABC News', feeds: [ctx.feeds.url('/abc.xml')] }], 1_000, { logger }).run();
+    expect(report.sources[0].errors).toEqual([`${feed}: ${reason}`]);
+    expect(report.sources[1]).toMatchObject({ inserted: 3, errors: [] });
+    const token = await ctx.tokenFor('user');
+    const sources = await request(ctx.app).get('/sources').set('Authorization', `Bearer ${token}`);
+    expect(sources.body.data.find((s: { id: string }) => s.id === 'flaky')).toMatchObject({ status: 'failing', lastError: `${feed}: ${reason}`, articleCount: 0 });
+    const logged = lines.map((line) => JSON.parse(line)).filter((entry) => entry.source === 'flaky');
+    expect(logged).toEqual([expect.objectContaining({ level: 40, msg: 'feed not read', feed, reason })]);
+    expect(logged[0]).not.toHaveProperty('err');
+  });
+
+  it('refuses a redirect to a private address, recording why on the source', async () => {
+    ctx.feeds.set('/flaky.xml', { status: 302, headers: { location: 'http://169.254.169.254/latest/meta-data/' } });
+    const res = await syncNow();
+    expect(res.body.sources.find((s: { id: string }) => s.id === 'flaky').errors).toEqual([
+      `${ctx.feeds.url('/flaky.xml')}: refused: 169.254.169.254 is a cloud metadata address; list it in FEED_ALLOWED_HOSTS if it is a deliberate internal one`,
+    ]);
+    expect(await ctx.Article.countDocuments({ source: 'abc-news' })).toBe(3);
+  });
+
+  it('follows a redirect to an allowed feed', async () => {
+    ctx.feeds.set('/flaky.xml', { status: 301, headers: { location: '/moved.xml' } });
+    ctx.feeds.set('/moved.xml', { fixture: 'abc.xml' });
+    const res = await syncNow();
+    expect(res.body.sources.find((s: { id: string }) => s.id === 'flaky')).toMatchObject({ entries: 3, errors: [] });
+    expect(ctx.feeds.hits('/moved.xml')).toBe(1);
+  });
+
+  it('abandons a feed whose parsing outlasts its time budget, recording why, and the sync goes on', async () => {
+    const report = await syncOf([{ id: 'abc-news', name: 'ABC News', feeds: [ctx.feeds.url('/abc.xml')] }], 1_000, { parseBudgetMs: 1 }).run();
+    expect(report.sources[0].errors).toEqual([`${ctx.feeds.url('/abc.xml')}: reading the feed took longer than 1 ms: abandoned`]);
+    expect(await ctx.Article.countDocuments()).toBe(0);
   });
 
   it('needs an admin or the master key', async () => {

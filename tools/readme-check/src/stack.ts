@@ -17,7 +17,7 @@ export interface Stack {
 }
 
 /** Variables of the caller's environment that would make the stack something else than `npm start` on fresh data. */
-const NOT_INHERITED = /^(?:NODE_ENV|TEST_MONGO_URL|(?:\w+_)?MONGO_URL|\w+_PORT|GATEWAY_\w+|NEWS_FEEDS|JEST_\w+)$/;
+const NOT_INHERITED = /^(?:NODE_ENV|TEST_MONGO_URL|(?:\w+_)?MONGO_URL|\w+_PORT|GATEWAY_\w+|NEWS_FEEDS|FEED_ALLOWED_HOSTS|JEST_\w+)$/;
 
 export function cleanEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(env).filter(([name]) => !NOT_INHERITED.test(name)));
@@ -63,6 +63,7 @@ export async function startStack(root: string, workDir: string, timeoutMs: numbe
   const feedsFile = path.join(workDir, 'feeds.json');
   writeFileSync(feedsFile, JSON.stringify({ publishers: feeds.publishers }));
   env.NEWS_FEEDS = feedsFile;
+  env.FEED_ALLOWED_HOSTS = '127.0.0.1'; // the local feed server: loopback, refused by the outbound guard unless allow-listed
 
   let output = '';
   const child = spawn(process.execPath, [runner], { cwd: workDir, env, stdio: ['ignore', 'pipe', 'pipe'] });

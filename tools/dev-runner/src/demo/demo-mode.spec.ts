@@ -6,13 +6,13 @@ import { DEMO_FEEDS_DIR, DEMO_PUBLISHERS_FILE, demoCredentials, startDemoMode } 
 const workspace = path.resolve(__dirname, '..', '..', '..', '..');
 
 describe('startDemoMode', () => {
-  it("points news-api at a publishers file whose feeds are the shipped sample feeds, served locally", async () => {
+  it("points news-api at a publishers file whose feeds are the shipped sample feeds, served locally, and allows their loopback address", async () => {
     const root = await mkdtemp(path.join(tmpdir(), 'demo-root-'));
     await cp(path.join(workspace, DEMO_FEEDS_DIR), path.join(root, DEMO_FEEDS_DIR), { recursive: true });
     const demo = await startDemoMode(root, {});
     try {
       const file = path.join(root, DEMO_PUBLISHERS_FILE);
-      expect(demo.envFor('news-api')).toEqual({ NEWS_FEEDS: file });
+      expect(demo.envFor('news-api')).toEqual({ NEWS_FEEDS: file, FEED_ALLOWED_HOSTS: '127.0.0.1' });
       expect(demo.envFor('crm-api')).toEqual({});
       const { publishers } = JSON.parse(await readFile(file, 'utf8')) as { publishers: { id: string; feeds: string[] }[] };
       expect(publishers.map((p) => p.id)).toEqual(['demo-market-wire', 'demo-company-desk']);

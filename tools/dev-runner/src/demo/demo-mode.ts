@@ -31,7 +31,8 @@ export function demoCredentials(env: NodeJS.ProcessEnv): DemoCredentials {
 
 /**
  * `npm run demo`: serves the sample feeds on 127.0.0.1 and points news-api at them (a publishers
- * file under .data/), and after start-up seeds every service through its API.
+ * file under .data/, and 127.0.0.1 in FEED_ALLOWED_HOSTS), and after start-up seeds every service
+ * through its API.
  */
 export async function startDemoMode(root: string, env: NodeJS.ProcessEnv): Promise<DemoMode> {
   const feedsDir = path.join(root, DEMO_FEEDS_DIR);
@@ -51,7 +52,8 @@ export async function startDemoMode(root: string, env: NodeJS.ProcessEnv): Promi
   const credentials = demoCredentials(env);
 
   return {
-    envFor: (service): Record<string, string> => (service === 'news-api' ? { NEWS_FEEDS: publishersFile } : {}),
+    // the feed server is on loopback, which the outbound guard refuses unless allow-listed
+    envFor: (service): Record<string, string> => (service === 'news-api' ? { NEWS_FEEDS: publishersFile, FEED_ALLOWED_HOSTS: '127.0.0.1' } : {}),
     async seed(apps) {
       const url = (name: string) => {
         const app = apps.find((item) => item.name === name);

@@ -10,12 +10,12 @@ import { seedDemo } from './seed-demo';
 // sample feeds from the demo's local feed server: what `npm run demo` runs, seeded twice.
 const workspace = path.resolve(__dirname, '..', '..', '..', '..');
 let demo: DemoMode | undefined;
-let newsFeeds = '';
+let newsEnv: Record<string, string> = {};
 beforeAll(async () => {
   const root = await mkdtemp(path.join(tmpdir(), 'demo-seed-'));
   await cp(path.join(workspace, DEMO_FEEDS_DIR), path.join(root, DEMO_FEEDS_DIR), { recursive: true });
   demo = await startDemoMode(root, {});
-  newsFeeds = demo.envFor('news-api').NEWS_FEEDS;
+  newsEnv = demo.envFor('news-api');
 });
 afterAll(() => demo?.close());
 
@@ -27,7 +27,7 @@ const app = (name: string, env: () => Record<string, string> = () => ({})) => {
 const crm = app('crm-api');
 const articles = app('articles-api');
 const users = app('users-api');
-const news = app('news-api', () => ({ NEWS_FEEDS: newsFeeds }));
+const news = app('news-api', () => newsEnv);
 
 const credentials = demoCredentials({});
 const crmAuth = { Authorization: `Basic ${Buffer.from(`${credentials.crmEmail}:${credentials.crmApiKey}`).toString('base64')}`, Accept: 'application/json' };
