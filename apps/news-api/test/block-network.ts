@@ -42,16 +42,17 @@ const DNS_MARK = Symbol.for('news-api.dns-blocked');
 const dnsState = dns as typeof dns & { [DNS_MARK]?: boolean };
 const blockedLookup = (hostname: string) => new Error(`network access blocked in tests: ${hostname}`);
 
+// an address is no lookup on the network (a server listening on 0.0.0.0 looks it up)
 if (!dnsState[DNS_MARK]) {
   const lookup = dns.lookup;
   dns.lookup = function (hostname: string, ...rest: unknown[]) {
-    if (isAllowedHost(hostname)) return (lookup as (...a: unknown[]) => void).call(dns, hostname, ...rest);
+    if (isAllowedHost(hostname) || net.isIP(hostname)) return (lookup as (...a: unknown[]) => void).call(dns, hostname, ...rest);
     const callback = rest.at(-1) as (err: Error) => void;
     process.nextTick(() => callback(blockedLookup(hostname)));
   } as typeof dns.lookup;
   const lookupPromise = dns.promises.lookup;
   dns.promises.lookup = async function (hostname: string, ...rest: unknown[]) {
-    if (isAllowedHost(hostname)) return (lookupPromise as (...a: unknown[]) => Promise<unknown>).call(dns.promises, hostname, ...rest);
+    if (isAllowedHost(hostname) || net.isIP(hostname)) return (lookupPromise as (...a: unknown[]) => Promise<unknown>).call(dns.promises, hostname, ...rest);
     throw blockedLookup(hostname);
   } as typeof dns.promises.lookup;
   dnsState[DNS_MARK] = true;

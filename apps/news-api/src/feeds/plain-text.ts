@@ -30,15 +30,22 @@ const BANG = 0x21;
 const QUESTION = 0x3f;
 
 const isLetter = (code: number) => (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
+const isNameCharacter = (code: number) => isLetter(code) || (code >= 0x30 && code <= 0x39) || code === DASH;
 /** `<` starts markup when followed by a letter, `/`, `!` or `?` (as in HTML); otherwise it is text ("a < b"). */
 const startsMarkup = (code: number) => isLetter(code) || code === SLASH || code === BANG || code === QUESTION;
 
+/** What stripMarkup reads: a string, or in tests a wrapper that counts the reads. */
+export type MarkupSource = Pick<string, 'length' | 'charCodeAt' | 'slice'>;
+
+/** Whether the ASCII letters of `word` (lower-case) are at `at`, in any case: a constant number of reads. */
+function lettersAt(html: MarkupSource, at: number, word: string): boolean {
+  for (let k = 0; k < word.length; k++) if ((html.charCodeAt(at + k) | 0x20) !== word.charCodeAt(k)) return false;
+  return true;
+}
+
 /** `script` or `style` when the tag name at `at` is one of them (any case): their content is not text. */
-function rawTextElement(html: string, at: number): string {
-  for (const name of ['script', 'style']) {
-    const after = html.charCodeAt(at + name.length);
-    if (html.slice(at, at + name.length).toLowerCase() === name && !isLetter(after) && !(after >= 0x30 && after <= 0x39) && after !== DASH) return name;
-  }
+function rawTextElement(html: MarkupSource, at: number): string {
+  for (const name of ['script', 'style']) if (lettersAt(html, at, name) && !isNameCharacter(html.charCodeAt(at + name.length))) return name;
   return '';
 }
 
@@ -51,11 +58,12 @@ const enum State {
 
 /**
  * The text of an HTML fragment without its markup: tags, comments, and the content of script and
- * style elements, each replaced by a space. One forward pass over the characters with a constant
- * look-ahead: linear time, no backtracking, whatever the input (`<<<<`, unclosed tags or comments,
- * a `<script` without its end). Markup left open at the end is dropped, as a browser drops it.
+ * style elements, each replaced by a space. One forward pass over the characters with a look-ahead
+ * of at most 8: linear time, no backtracking, whatever the input (`<<<<`, unclosed tags or
+ * comments, a `<script` without its end). Markup left open at the end is dropped, as a browser
+ * drops it.
  */
-export function stripMarkup(html: string): string {
+export function stripMarkup(html: MarkupSource): string {
   const parts: string[] = [];
   let state = State.Text;
   let textFrom = 0;
@@ -66,7 +74,7 @@ export function stripMarkup(html: string): string {
       case State.Text:
         if (code === LT && startsMarkup(html.charCodeAt(i + 1))) {
           parts.push(html.slice(textFrom, i));
-          if (html.startsWith('!--', i + 1)) {
+          if (html.charCodeAt(i + 1) === BANG && html.charCodeAt(i + 2) === DASH && html.charCodeAt(i + 3) === DASH) {
             state = State.Comment;
             i += 3;
           } else {
@@ -88,7 +96,7 @@ export function stripMarkup(html: string): string {
         }
         break;
       case State.RawText:
-        if (code === LT && html.charCodeAt(i + 1) === SLASH && html.slice(i + 2, i + 2 + rawText.length).toLowerCase() === rawText) {
+        if (code === LT && html.charCodeAt(i + 1) === SLASH && lettersAt(html, i + 2, rawText)) {
           state = State.Tag;
           rawText = '';
         }
