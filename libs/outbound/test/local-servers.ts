@@ -5,7 +5,10 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Resolver } from '../src';
 
-/** A certificate for localhost, feeds.test, rebind.test, 127.0.0.1 and ::1 (self-signed; trusted through the policy's `ca`). */
+/**
+ * A certificate for localhost, feeds.test, rebind.test, 127.0.0.1 and ::1, self-signed, valid to 2126, trusted through
+ * the policy's `ca`. Its key is a test fixture, public on purpose: it secures nothing.
+ */
 export const TEST_CA = readFileSync(path.join(__dirname, 'fixtures', 'test-server.crt'), 'utf8');
 const TEST_KEY = readFileSync(path.join(__dirname, 'fixtures', 'test-server.key'), 'utf8');
 
