@@ -14,7 +14,7 @@ import { contactService } from './contacts/contact.service';
 import { contactSlots } from './contacts/contact-slots';
 import { contactDeletion } from './deletions/contact-deletion';
 import { sendCrmError } from './http/error-body';
-import { commonErrors, errorOutput, notAcceptable, tooManyFailures } from './http/errors.outputs';
+import { authBusy, commonErrors, errorOutput, notAcceptable, tooManyFailures } from './http/errors.outputs';
 import { crmPager } from './paging';
 import { contactLinks } from './contacts/contact-links';
 import { eventRoutes } from './events/event.routes';
@@ -39,7 +39,7 @@ export interface CrmAppConfig extends ServiceDeps {
   cursorSecret: string;
   /** Milestones of each account's Default track (CRM_DEFAULT_MILESTONES). */
   defaultMilestones?: string[];
-  /** Wrong credentials allowed per client address (default DEFAULT_FAILED_ATTEMPTS: 10 per 15 minutes). */
+  /** Wrong credentials allowed per email and client address, and per address (default DEFAULT_FAILED_ATTEMPTS: 10 and 100 per 15 minutes). */
   authLimit?: FailedAttemptSettings;
 }
 
@@ -94,7 +94,7 @@ export function createApp({ connection, logger, lifecycle, contactLimit, cursorS
   return buildServiceApp({
     logger,
     lifecycle,
-    auth: { basic: { before: [auth], security: ['basic'], user: currentUser, responses: { 401: commonErrors[401], 429: tooManyFailures } } },
+    auth: { basic: { before: [auth], security: ['basic'], user: currentUser, responses: { 401: commonErrors[401], 429: tooManyFailures, 503: authBusy } } },
     routes: negotiated([
       ...userRoutes(accounts),
       ...contactRoutes(contacts, accounts, presentContact),

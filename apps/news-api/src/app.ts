@@ -1,17 +1,18 @@
 import { createHmac } from 'node:crypto';
 import { errorObjectBody, unauthorized } from '@lib/errors';
 import type { AuthScheme } from '@lib/routing';
-import { bearerToken, bodyParsers, buildServiceApp, failedAttemptLimit, secretMatcher, type ServiceDeps } from '@lib/http';
+import { bearerToken, bodyParsers, buildServiceApp, failedAttemptLimit, identityKey, secretMatcher, type ServiceDeps } from '@lib/http';
 import { databaseReady } from '@lib/mongo';
 import { outboundPolicy, type OutboundPolicy } from '@lib/outbound';
 import { keysetPager } from '@lib/paging';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { accessTokenOf } from './auth/access-token';
 import { authRoutes } from './auth/auth.routes';
 import { basicWithMasterKey } from './auth/basic-auth';
 import { currentUser, jwtAuth } from './auth/jwt-auth';
 import type { NewsUsers } from './define-route';
 import { AUTH_LIMIT_NAME, DEFAULT_AUTH_LIMIT, type RateLimitSettings } from './auth/rate-limit';
+import { DEFAULT_PASSWORD_QUEUE, passwordQueue, type PasswordQueueSettings } from './auth/password-queue';
 import type { TokenSettings } from './auth/tokens';
 import { companyRoutes } from './companies/company.routes';
 import { errorBody } from './error-schema';
@@ -31,8 +32,10 @@ export { VERSION } from './version';
 export interface NewsAppConfig extends ServiceDeps {
   masterKey: string;
   jwt: TokenSettings;
-  /** Failed sign-in and master-key attempts allowed per address (default 10 per 15 minutes). */
+  /** Failed sign-in and master-key attempts allowed per identity and address (default DEFAULT_AUTH_LIMIT). */
   authLimit?: RateLimitSettings;
+  /** Password hashes at once and waiting, per process (default DEFAULT_PASSWORD_QUEUE: 2 and 16). */
+  passwordQueue?: PasswordQueueSettings;
   publishers: Publisher[];
   /** Time and size limits of one feed fetch (default 15 s, 5 MB) and its parse (10 s). */
   fetchLimits?: FetchLimits;
@@ -49,7 +52,7 @@ export function createApp(config: NewsAppConfig) {
   const { connection, logger, lifecycle } = config;
   // Cursors are signed with a key derived from the JWT secret: one secret less to configure.
   const pager = keysetPager(createHmac('sha256', config.jwt.secret).update('news-api page cursors').digest('hex'));
-  const users = userService(connection, { pager, tokenUserTtlMs: config.tokenUserTtlMs });
+  const users = userService(connection, { pager, passwords: passwordQueue(config.passwordQueue ?? DEFAULT_PASSWORD_QUEUE), tokenUserTtlMs: config.tokenUserTtlMs });
   const jwt = jwtAuth(users, config.jwt);
   const isMasterKey = secretMatcher(config.masterKey);
 
@@ -67,19 +70,25 @@ export function createApp(config: NewsAppConfig) {
   const sync =
     config.sync ?? feedSync({ connection, logger, publishers: config.publishers, policy: config.feedPolicy ?? outboundPolicy({ name: 'feeds' }), limits: config.fetchLimits });
 
-  // Routes that check a secret from the body parse it first, and count failures per address.
-  const limited = (check: RequestHandler) => [limit.checkRequest, ...parseBody, limit.countFailures(check)];
+  // Routes that check a secret from the body parse it first. A secret without a user name (the
+  // master key, an admin's token) is its own identity: a stale key locks only itself out.
+  const presentedSecret = (req: Request) => `secret:${identityKey(bearerToken(req.headers) || accessTokenOf(req) || '')}`;
+  const limited = (check: RequestHandler) => [...parseBody, limit.guard(presentedSecret, check)];
   const signedOut = { description: 'No token, or an expired, altered or unknown-user token', schema: errorBody };
   const notAdmin = { description: 'Signed in without the admin role', schema: errorBody };
   const wrongSecret = { description: 'Credentials, token or master key missing or wrong', schema: errorBody };
-  const tooMany = { description: 'Too many failed attempts from this address (Retry-After)', schema: errorBody };
+  const tooMany = { description: 'Too many failed attempts of this identity (email or secret) from this address, or from this address in all (Retry-After)', schema: errorBody };
+  const busy = {
+    description: 'Starting, the database does not answer, other attempts of this identity or address still in flight after 5 s, or the password-hash queue full: try again after Retry-After',
+    schema: errorBody,
+  };
   const auth: Record<keyof NewsUsers, AuthScheme> = {
     bearer: { before: [jwt.requireUser], security: ['bearer'], user: currentUser, responses: { 401: signedOut } },
     'bearer-stored': { before: [jwt.requireStoredUser], security: ['bearer'], user: currentUser, responses: { 401: signedOut } },
     'bearer-admin': { before: jwt.requireRole('admin'), security: ['bearer'], user: currentUser, responses: { 401: signedOut, 403: notAdmin } },
-    'master-key': { before: limited(requireMasterKey), security: ['masterKey'], responses: { 401: wrongSecret, 429: tooMany } },
-    'basic-and-master-key': { before: limited(basicWithMasterKey(users, isMasterKey)), security: [['basic', 'masterKey']], user: currentUser, responses: { 401: wrongSecret, 429: tooMany } },
-    'admin-or-master-key': { before: limited(adminOrMasterKey), security: ['bearer', 'masterKey'], user: (req) => req.user, responses: { 401: wrongSecret, 403: notAdmin, 429: tooMany } },
+    'master-key': { before: limited(requireMasterKey), security: ['masterKey'], responses: { 401: wrongSecret, 429: tooMany, 503: busy } },
+    'basic-and-master-key': { before: [...parseBody, basicWithMasterKey(users, isMasterKey, limit)], security: [['basic', 'masterKey']], user: currentUser, responses: { 401: wrongSecret, 429: tooMany, 503: busy } },
+    'admin-or-master-key': { before: limited(adminOrMasterKey), security: ['bearer', 'masterKey'], user: (req) => req.user, responses: { 401: wrongSecret, 403: notAdmin, 429: tooMany, 503: busy } },
   };
 
   return buildServiceApp({

@@ -13,18 +13,15 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * HTTP Basic on every /dev/api route: user name = the user's email, password = that user's API key.
  * Anything else is a 401 with a challenge and the service's JSON error body. Reads may be answered
  * from the credential cache; a write checks the user in the database, so no write starts after a
- * key change, disable or deletion was acknowledged. Wrong credentials count against the client
- * address's failed-attempt limit (shared by all replicas): once it is used up, every credential
- * that is not already cached gets 429 until the window ends.
+ * key change, disable or deletion was acknowledged. Wrong credentials count against the email from
+ * the client address and against the address (shared by all replicas): an email that used up its
+ * failures gets 429 from that address, whatever key it brings, while other users there are served.
  */
 export function basicAuth(accounts: AccountService, failures: FailedAttemptLimit): RequestHandler {
-  // A credential this process verified recently (cached) is not a guess: it skips the failed-attempt check.
-  async function verify(req: Request, email: string, apiKey: string): Promise<DomainUserDoc | null> {
-    const address = req.ip ?? 'unknown';
-    if (!accounts.knowsCredential(email, apiKey)) await failures.check(address);
-    const user = await accounts.authenticate(email, apiKey, { fresh: !READS.has(req.method) });
-    if (!user) await failures.fail(address).catch(() => undefined); // the 401 stands even if it could not be counted
-    return user;
+  // A credential this process verified recently (cached) is not a guess: it skips the failed-attempt limit.
+  function verify(req: Request, email: string, apiKey: string): Promise<DomainUserDoc | null> {
+    const check = () => accounts.authenticate(email, apiKey, { fresh: !READS.has(req.method) });
+    return accounts.knowsCredential(email, apiKey) ? check() : failures.attempt(req.ip ?? 'unknown', email, check);
   }
 
   const passport = new Passport();

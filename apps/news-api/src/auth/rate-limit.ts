@@ -3,8 +3,10 @@ import { DEFAULT_FAILED_ATTEMPTS, type FailedAttemptSettings } from '@lib/http';
 export type RateLimitSettings = FailedAttemptSettings;
 
 /**
- * Failed sign-ins and master-key attempts per client address, counted in MongoDB across every
- * replica (see failedAttemptLimit in @lib/http): POST /auth, POST /users and POST /news/sync share it.
+ * Failed sign-ins and master-key attempts, counted in MongoDB across every replica (see
+ * failedAttemptLimit in @lib/http) per identity and client address, and per address: POST /auth
+ * counts by email, POST /users and POST /news/sync by the secret presented (the master key or a
+ * token); the three share the address's count.
  */
 export const DEFAULT_AUTH_LIMIT: RateLimitSettings = DEFAULT_FAILED_ATTEMPTS;
 

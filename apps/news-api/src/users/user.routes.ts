@@ -29,7 +29,7 @@ export function userRoutes({ users }: UserRouteDeps): AnyRoute[] {
         400: { description: 'Bad email, weak password or unknown field', schema: errorBody },
         401: { description: 'Master key missing or wrong', schema: errorBody },
         409: { description: 'The email is already registered', schema: errorBody },
-        429: { description: 'Too many failed attempts from this address', schema: errorBody },
+        429: { description: 'Too many failed attempts with this key from this address, or from this address in all (Retry-After); nothing was checked', schema: errorBody },
       },
       handler: async ({ body }, res) => {
         const user = userView(await users.create(body));

@@ -2,7 +2,7 @@ import { HttpError, notFound } from '@lib/errors';
 import { driverCollection, idSequence, insertWithSequenceId } from '@lib/mongo';
 import { modelSource, type CountedPage, type KeysetPager, type SortKey } from '@lib/paging';
 import type { Connection } from 'mongoose';
-import { hashPassword, verifyNothing, verifyPassword } from '../auth/passwords';
+import type { PasswordQueue } from '../auth/password-queue';
 import { tokenUserCache } from '../auth/token-user-cache';
 import { userModel, type Role, type UserDoc } from './user.model';
 
@@ -11,7 +11,11 @@ const missing = (id: number) => notFound(`User ${id} not found`);
 
 const OLDEST_FIRST: SortKey[] = [{ field: '_id', direction: 1 }];
 
-export function userService(connection: Connection, options: { pager: KeysetPager; tokenUserTtlMs?: number }) {
+/** An email as stored and looked up: one account per address whatever its letter case. */
+export const emailKey = (email: string) => email.trim().toLowerCase();
+
+export function userService(connection: Connection, options: { pager: KeysetPager; passwords: PasswordQueue; tokenUserTtlMs?: number }) {
+  const { passwords } = options;
   const User = userModel(connection);
   // Reads by id on every signed-in request: straight on the driver (the same raw documents as a lean
   // query, without building a mongoose Query for a filter that is already a number).
@@ -23,7 +27,7 @@ export function userService(connection: Connection, options: { pager: KeysetPage
   return {
     async create(input: { email: string; password: string; role?: Role }): Promise<UserDoc> {
       if (await User.exists({ email: input.email })) throw emailTaken(input.email);
-      const password_hash = await hashPassword(input.password);
+      const password_hash = await passwords.hash(input.password);
       try {
         return await insertWithSequenceId(User, ids, (id) => ({ _id: id, email: input.email, password_hash, role: input.role ?? 'user', created_at: new Date() }));
       } catch (err) {
@@ -38,9 +42,9 @@ export function userService(connection: Connection, options: { pager: KeysetPage
 
     /** The user with this email and password, or null; as slow for an unknown email as for a wrong password. */
     async authenticate(email: string, password: string): Promise<UserDoc | null> {
-      const user = await User.findOne({ email: email.trim().toLowerCase() }).lean<UserDoc>();
-      if (!user) return verifyNothing(password).then(() => null);
-      return (await verifyPassword(password, user.password_hash)) ? user : null;
+      const user = await User.findOne({ email: emailKey(email) }).lean<UserDoc>();
+      if (!user) return passwords.verifyNothing(password).then(() => null);
+      return (await passwords.verify(password, user.password_hash)) ? user : null;
     },
 
     /** The user behind a token: from the cache (TOKEN_USER_TTL_MS), else read and cached. */
