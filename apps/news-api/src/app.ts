@@ -79,7 +79,7 @@ export function createApp(config: NewsAppConfig) {
   const wrongSecret = { description: 'Credentials, token or master key missing or wrong', schema: errorBody };
   const tooMany = { description: 'Too many failed attempts of this identity (email or secret) from this address, or from this address in all (Retry-After)', schema: errorBody };
   const busy = {
-    description: 'Starting, the database does not answer, other attempts of this identity or address still in flight after 5 s, or the password-hash queue full: try again after Retry-After',
+    description: 'Starting, the database does not answer, other attempts of this identity or address still in flight after 10 s, or the password-hash queue full: try again after Retry-After',
     schema: errorBody,
   };
   const auth: Record<keyof NewsUsers, AuthScheme> = {

@@ -28,7 +28,7 @@ export const DEFAULT_FAILED_ATTEMPTS: FailedAttemptSettings = { maxFailures: 10,
 
 /** An attempt's place outlives the longest verification (a database read or a queued password hash, each bounded to a few seconds). */
 export const ATTEMPT_PLACE_MS = 15_000;
-export const ATTEMPT_WAIT_MS = 5_000;
+export const ATTEMPT_WAIT_MS = 10_000;
 /** Attempts one process lets wait for a place at once; more are answered 503 at once. */
 export const MAX_WAITING_ATTEMPTS = 200;
 /** How often a waiting attempt looks again at a bucket whose places are held by other processes. */
