@@ -114,36 +114,37 @@ describe('crm-api on three replicas: a change made by the admin CLI reaches ever
   }, 60_000);
 });
 
-describe('crm-api on three replicas: wrong credentials are limited per client address across replicas', () => {
+describe('crm-api on three replicas: wrong credentials are limited per email and client address across replicas', () => {
   const { maxFailures } = DEFAULT_FAILED_ATTEMPTS;
+  const wrongKey = (email: string, key: string) => replicas.next().get('/dev/api/users/current-user').auth(email, key).set('Accept', 'application/json');
 
-  it('30 wrong keys spread over the replicas: the allowed failures answer 401, then every replica answers 429', async () => {
-    const user = await addUser();
+  it('a stale key: 30 wrong keys spread over the replicas answer 10 × 401, then 429 for that email on every replica, while a colleague is served everywhere', async () => {
+    const stale = await addUser();
+    const colleague = await addUser();
     const statuses: number[] = [];
-    for (let n = 0; n < 30; n++) {
-      const res = await replicas.next().get('/dev/api/users/current-user').auth(user.email, `wrong-key-${n}`).set('Accept', 'application/json');
-      statuses.push(res.status);
-    }
+    for (let n = 0; n < 30; n++) statuses.push((await wrongKey(stale.email, `wrong-key-${n}`)).status);
     expect(statuses).toEqual([...Array(maxFailures).fill(401), ...Array(30 - maxFailures).fill(429)]);
-    // the right key of a credential no replica has verified is refused too, everywhere, with a Retry-After
-    const blocked = await Promise.all(ALL.map((i) => me(i, user.email, user.key)));
+    // the right key of the locked email, which no replica has verified, is refused everywhere without being checked
+    const blocked = await Promise.all(ALL.map((i) => me(i, stale.email, stale.key)));
     for (const res of blocked) {
       expect(res.status).toBe(429);
       expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
       expect(res.body.error).toMatchObject({ code: 'too_many_requests', message: expect.stringContaining('Too many failed attempts') });
     }
+    // the colleague's key, not cached anywhere either, works on every replica
+    expect(await statusesOnAll(colleague.email, colleague.key)).toEqual([200, 200, 200]);
   }, 60_000);
 
-  it('concurrent correct requests are never refused and never counted', async () => {
-    const user = await addUser();
-    for (let n = 0; n < maxFailures - 1; n++) {
-      expect((await replicas.next().get('/dev/api/users/current-user').auth(user.email, `wrong-${n}`)).status).toBe(401);
-    }
+  it('concurrent correct requests (no replica has verified them) next to a stale key are never refused and never counted', async () => {
+    const stale = await addUser();
+    const nearLimit = await addUser();
+    for (let n = 0; n < maxFailures; n++) expect((await wrongKey(stale.email, `old-${n}`)).status).toBe(401);
+    for (let n = 0; n < maxFailures - 1; n++) expect((await wrongKey(nearLimit.email, `wrong-${n}`)).status).toBe(401);
     const users = await Promise.all([addUser(), addUser(), addUser()]);
     const answers = await Promise.all(Array.from({ length: 30 }, (_, n) => me(n % 3, users[n % 3].email, users[n % 3].key)));
     expect(answers.map((res) => res.status)).toEqual(Array(30).fill(200));
-    // one failure left: the 10th wrong key is a 401, the next attempt a 429
-    expect((await replicas.next().get('/dev/api/users/current-user').auth(user.email, 'wrong-last')).status).toBe(401);
-    expect((await replicas.next().get('/dev/api/users/current-user').auth(user.email, 'wrong-after')).status).toBe(429);
+    // one failure left for nearLimit: its 10th wrong key is a 401, the next attempt a 429
+    expect((await wrongKey(nearLimit.email, 'wrong-last')).status).toBe(401);
+    expect((await wrongKey(nearLimit.email, 'wrong-after')).status).toBe(429);
   }, 60_000);
 });
