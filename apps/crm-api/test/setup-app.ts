@@ -23,7 +23,7 @@ export interface TestUser {
  */
 export function setupCrmApp(options: { contactLimit?: number; monitorCommands?: boolean; authLimit?: FailedAttemptSettings } = {}) {
   // The sweeps send hundreds of wrong credentials from one address; the limit itself is tested with
-  // its default in replicas.spec.ts.
+  // its default in auth-limit.spec.ts and replicas.spec.ts.
   const authLimit = options.authLimit ?? { maxFailures: 100_000, windowMs: 60_000 };
   const service = useServiceApp((deps) => createApp({ ...deps, contactLimit: options.contactLimit ?? 1000, cursorSecret: TEST_CURSOR_SECRET, authLimit }), {
     monitorCommands: options.monitorCommands,

@@ -1,3 +1,4 @@
+import { ATTEMPT_PLACE_MS, FAILED_ATTEMPTS_COLLECTION } from '@lib/http';
 import { useReplicas } from '@lib/testing';
 import { REVOCATION_BOUND_MS } from '@lib/mongo';
 import { DEFAULT_AUTH_LIMIT } from '../src/auth/rate-limit';
@@ -107,4 +108,26 @@ describe('news-api on three replicas: failed attempts are limited per email and 
     expect(await userModel(replicas.db.connection).countDocuments({ email: { $in: fresh } })).toBe(20);
     expect((await replicas.next().post('/users').send({ email: nextEmail(), password: PASSWORD, access_token: 'old-master-key' })).status).toBe(429);
   }, 180_000);
+
+  it('places held by a replica killed mid-sign-in expire: afterwards the email is served and its buckets are empty', async () => {
+    const email = nextEmail();
+    await storeUser(replicas.db.connection, email);
+    const buckets = replicas.db.connection.collection(FAILED_ATTEMPTS_COLLECTION);
+    // 10 correct sign-ins at once on replica 0: each takes its places, then queues for its hash (2 at a time)
+    const inFlight = Array.from({ length: 10 }, () => signIn(0, email, PASSWORD).then((res) => res.status, () => 'cut'));
+    while ((await buckets.countDocuments({ used: { $gt: 0 } })) === 0) await pause(10);
+    await replicas.kill(0, 'SIGKILL');
+    await Promise.all(inFlight);
+    const left = await buckets.find({}).toArray();
+    expect(left.some((bucket) => Object.keys(bucket.pending ?? {}).length > 0)).toBe(true); // places nobody will give back
+    await pause(ATTEMPT_PLACE_MS);
+    const res = await signIn(1, email, PASSWORD);
+    expect(res.status).toBe(201);
+    const after = await buckets.find({}).toArray();
+    expect(after.map((bucket) => [bucket.failures, bucket.used, bucket.pending])).toEqual([
+      [0, 0, {}],
+      [0, 0, {}],
+    ]);
+    await replicas.restart(0);
+  }, 120_000);
 });

@@ -32,6 +32,7 @@ bucketSchema.index({ expire: -1 }, { expireAfterSeconds: 0 }); // a bucket goes 
 
 /** What a take found when the bucket had no room. */
 export type Full = { refused: true; retryAfterMs: number } | { refused: false };
+export const isFull = (found: object): found is Full => 'refused' in found;
 
 export interface BucketTimes {
   windowMs: number;
@@ -75,10 +76,10 @@ export function attemptBuckets(connection: Connection, { windowMs, placeMs }: Bu
 
   return {
     /**
-     * Takes a place for attempt `id` when failures plus places are under `limit`: true. Otherwise
-     * tidies what has ended and tries again, and answers why there is no room.
+     * Takes a place for attempt `id` when failures plus places are under `limit`: answers the room
+     * left after it. Otherwise tidies what has ended and tries again, and answers why there is no room.
      */
-    async take(key: string, id: string, limit: number): Promise<true | Full> {
+    async take(key: string, id: string, limit: number): Promise<{ left: number } | Full> {
       for (;;) {
         const now = Date.now();
         try {
@@ -88,8 +89,9 @@ export function attemptBuckets(connection: Connection, { windowMs, placeMs }: Bu
             { $set: { [place(id)]: new Date(now + placeMs), expire: expire(now) }, $inc: { used: 1 }, $setOnInsert: { failures: 0 } },
             { upsert: true, returnDocument: 'after' },
           );
-          if (doc) await tidy(doc, now); // a window that is over frees its room for the next ones
-          return true;
+          // a window that is over frees its room for the next ones
+          if (doc && (await tidy(doc, now))) return { left: limit - ((await buckets().findOne({ key }))?.used ?? limit) };
+          return { left: limit - (doc?.used ?? limit) };
         } catch (err) {
           if (!isDuplicateKey(err)) throw err;
         }
@@ -99,17 +101,19 @@ export function attemptBuckets(connection: Connection, { windowMs, placeMs }: Bu
       }
     },
 
-    /** The bucket's state for a waiting attempt: room (true) or why not. */
-    async room(key: string, limit: number): Promise<true | Full> {
+    /** The bucket's state for a waiting attempt: the room left, or why there is none. */
+    async room(key: string, limit: number): Promise<{ left: number } | Full> {
       const now = Date.now();
       let doc = await buckets().findOne({ key });
       if (doc && (await tidy(doc, now))) doc = await buckets().findOne({ key });
-      return !doc || doc.used < limit ? true : fullness(doc, limit, now);
+      return !doc || doc.used < limit ? { left: limit - (doc?.used ?? 0) } : fullness(doc, limit, now);
     },
 
-    /** Gives the place back: the attempt did not fail. */
-    async giveBack(key: string, id: string): Promise<void> {
-      await buckets().updateOne({ key, [place(id)]: { $exists: true } }, { $unset: { [place(id)]: '' }, $inc: { used: -1 } });
+    /** Gives the attempt's places in these buckets back (it did not fail), in one round trip. */
+    async giveBack(keys: string[], id: string): Promise<void> {
+      if (keys.length === 0) return;
+      const unset = { $unset: { [place(id)]: '' as const }, $inc: { used: -1 } };
+      await buckets().bulkWrite(keys.map((key) => ({ updateOne: { filter: { key, [place(id)]: { $exists: true } }, update: unset } })), { ordered: false });
     },
 
     /**

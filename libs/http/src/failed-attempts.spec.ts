@@ -147,7 +147,7 @@ describe('failedAttemptLimit', () => {
     // what a killed process leaves: every place of the identity's bucket taken, never given back
     const dead = attemptBuckets(db.connection, { windowMs: SETTINGS.windowMs, placeMs });
     const key = `${name}:198.51.100.7:${identityKey('ann@acme.test')}`;
-    for (let n = 0; n < 10; n++) expect(await dead.take(key, `dead-${n}`, 10)).toBe(true);
+    for (let n = 0; n < 10; n++) expect(await dead.take(key, `dead-${n}`, 10)).toEqual({ left: 9 - n });
     expect(await outcome(limit.attempt('198.51.100.7', 'ann@acme.test', check('right')))).toBe('503'); // held, not refused
     // an attempt that may wait longer than the places last is served once they expire
     const patient = failedAttemptLimit(db.connection, name, { ...SETTINGS, placeMs, waitMs: 5_000 });

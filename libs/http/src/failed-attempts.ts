@@ -3,7 +3,7 @@ import { HttpError } from '@lib/errors';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Connection } from 'mongoose';
 import { addressBucket } from './address-bucket';
-import { attemptBuckets, type Full } from './attempt-buckets';
+import { attemptBuckets, isFull } from './attempt-buckets';
 import { counter } from './metrics';
 
 export { FAILED_ATTEMPTS_COLLECTION } from './attempt-buckets';
@@ -29,8 +29,8 @@ export const DEFAULT_FAILED_ATTEMPTS: FailedAttemptSettings = { maxFailures: 10,
 /** An attempt's place outlives the longest verification (a database read or a queued password hash, each bounded to a few seconds). */
 export const ATTEMPT_PLACE_MS = 15_000;
 export const ATTEMPT_WAIT_MS = 10_000;
-/** Attempts one process lets wait for a place at once; more are answered 503 at once. */
-export const MAX_WAITING_ATTEMPTS = 200;
+/** Attempts one process holds in line for a place at once (per limit); more are answered 503 at once. */
+export const MAX_WAITING_ATTEMPTS = 1_000;
 /** How often a waiting attempt looks again at a bucket whose places are held by other processes. */
 const POLL_MS = 100;
 
@@ -64,6 +64,12 @@ const busy = counter('failed_attempts_busy_total', 'Attempts answered 503: place
 /** A bounded, opaque bucket name for an identity (a user name, a presented key): nothing a client sends is stored as it is. */
 export const identityKey = (identity: string) => createHash('sha256').update(identity).digest('base64url').slice(0, 22);
 
+interface Waiter {
+  /** Whether it may try now. */
+  turn: boolean;
+  poke(): void;
+}
+
 const addressOf = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
 
 /** A failed-attempt limit named `name` (its buckets are apart from other limits') on the connection's database. */
@@ -71,24 +77,26 @@ export function failedAttemptLimit(connection: Connection, name: string, setting
   const { maxFailures, windowMs, placeMs = ATTEMPT_PLACE_MS, waitMs = ATTEMPT_WAIT_MS } = settings;
   const maxAddressFailures = settings.maxAddressFailures ?? maxFailures * 10;
   const buckets = attemptBuckets(connection, { windowMs, placeMs });
-  // attempts of this process waiting for a place, woken at once when an attempt here ends
-  const wakers = new Map<string, Set<() => void>>();
-  let waiting = 0;
+  // Per bucket, the attempts of this process in line for a place, first come first served. An
+  // attempt tries when given a turn: when it comes first in line, when an attempt of this process
+  // gives a place back or fails (the first in line), when the one before it took a place and left
+  // room (as many as the room left), else, if first, every ~POLL_MS (a read, then the take if there
+  // is room). A burst thus costs the database about one take per attempt, and goes in parallel as
+  // far as the bucket has room.
+  const lines = new Map<string, Waiter[]>();
+  let inLine = 0;
+  const wake = (key: string) => lines.get(key)?.[0]?.poke();
 
-  const wake = (key: string) => wakers.get(key)?.forEach((go) => go());
-  const changeOf = (key: string, ms: number) =>
-    new Promise<void>((resolve) => {
-      const set = wakers.get(key) ?? new Set();
-      wakers.set(key, set);
-      const go = () => {
+  /** Waits `ms` or until poked; true when the time ran out. */
+  const pause = (me: Waiter, ms: number) =>
+    new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(true), ms);
+      me.poke = () => {
         clearTimeout(timer);
-        set.delete(go);
-        if (set.size === 0) wakers.delete(key);
-        resolve();
+        me.turn = true;
+        resolve(false);
       };
-      const timer = setTimeout(go, ms);
-      set.add(go);
-    });
+    }).finally(() => (me.poke = () => (me.turn = true)));
 
   function tooMany(retryAfterMs: number): HttpError {
     refusals.inc({ limit: name });
@@ -100,25 +108,39 @@ export function failedAttemptLimit(connection: Connection, name: string, setting
     return new HttpError(503, 'overloaded', 'Too many sign-in attempts in progress; try again shortly', { headers: { 'Retry-After': '1' } });
   }
 
-  /** Takes a place in the bucket, waiting (until `deadline`) while attempts in flight hold the room. */
+  /** Takes a place in the bucket, waiting in line (until `deadline`) while attempts in flight hold the room. */
   async function take(key: string, id: string, limit: number, deadline: number): Promise<void> {
-    let found: true | Full = await buckets.take(key, id, limit);
-    if (found === true) return;
-    if (found.refused) throw tooMany(found.retryAfterMs);
-    if (waiting >= MAX_WAITING_ATTEMPTS) throw overloaded();
-    waiting++;
+    if (inLine >= MAX_WAITING_ATTEMPTS) throw overloaded();
+    const line = lines.get(key) ?? [];
+    lines.set(key, line);
+    const me: Waiter = { turn: line.length === 0, poke: () => (me.turn = true) };
+    line.push(me);
+    inLine++;
+    let left = 0;
     try {
+      let polled = false;
       for (;;) {
-        if (found.refused) throw tooMany(found.retryAfterMs);
-        const left = deadline - Date.now();
-        if (left <= 0) throw overloaded();
-        await changeOf(key, Math.min(left, POLL_MS * (0.5 + Math.random())));
-        found = await buckets.room(key, limit);
-        if (found === true) found = await buckets.take(key, id, limit);
-        if (found === true) return;
+        if (me.turn || polled) {
+          me.turn = false;
+          const room = polled ? await buckets.room(key, limit) : { left: 1 };
+          const got = isFull(room) ? room : await buckets.take(key, id, limit);
+          if (!isFull(got)) {
+            left = got.left;
+            return;
+          }
+          if (got.refused) throw tooMany(got.retryAfterMs);
+        }
+        const wait = deadline - Date.now();
+        if (wait <= 0) throw overloaded();
+        polled = (await pause(me, line[0] === me ? Math.min(wait, POLL_MS * (0.5 + Math.random())) : wait)) && line[0] === me;
       }
     } finally {
-      waiting--;
+      inLine--;
+      const wasFirst = line[0] === me;
+      line.splice(line.indexOf(me), 1);
+      if (line.length === 0) lines.delete(key);
+      // the next ones try at once: as many as the room this take left, or the new first in line
+      else line.slice(0, Math.max(left, wasFirst ? 1 : 0)).forEach((next) => next.poke());
     }
   }
 
@@ -131,7 +153,11 @@ export function failedAttemptLimit(connection: Connection, name: string, setting
     const id = randomUUID();
     const deadline = Date.now() + waitMs;
     const taken: string[] = [];
-    const release = () => Promise.all(taken.map((key) => buckets.giveBack(key, id).catch(() => undefined).finally(() => wake(key))));
+    const release = () =>
+      buckets
+        .giveBack(taken, id)
+        .catch(() => undefined) // a place not given back expires
+        .finally(() => taken.forEach(wake));
     try {
       // the identity first: a locked identity is refused without using the address's room
       for (const { key, limit } of held) {
