@@ -11,8 +11,8 @@ export interface PasswordQueueSettings {
 }
 
 /**
- * Two hashes at once (about 0.2 s of CPU and 32 MiB each), sixteen more waiting: at most about
- * 1.8 s of queue, and the event loop and the rest of the CPU stay free for every other route.
+ * Two hashes at once (about 0.2 s of CPU and 32 MiB each), sixteen more waiting: about 1.6 s
+ * of queue at most, and the event loop and the rest of the CPU stay free for every other route.
  */
 export const DEFAULT_PASSWORD_QUEUE: PasswordQueueSettings = { concurrent: 2, queue: 16 };
 
