@@ -80,7 +80,7 @@ export function attemptBuckets(connection: Connection, { windowMs, placeMs }: Bu
      * left after it. Otherwise tidies what has ended and tries again, and answers why there is no room.
      */
     async take(key: string, id: string, limit: number): Promise<{ left: number } | Full> {
-      for (;;) {
+      for (let round = 0; ; round++) {
         const now = Date.now();
         try {
           // a full bucket misses the filter, and the upsert's insert of the same key is a duplicate
@@ -97,6 +97,8 @@ export function attemptBuckets(connection: Connection, { windowMs, placeMs }: Bu
         }
         const doc = await buckets().findOne({ key });
         if (doc && (await tidy(doc, now))) continue;
+        // not full: another attempt made the bucket at the same moment (its insert won), or gave a place back since
+        if ((!doc || doc.used < limit) && round < 3) continue;
         return fullness(doc, limit, now);
       }
     },
