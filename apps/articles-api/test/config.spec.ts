@@ -2,7 +2,15 @@ import { loadConfig } from '../src/config';
 
 describe('loadConfig', () => {
   it('has development defaults', () => {
-    expect(loadConfig({})).toEqual({ production: false, port: 3000, logLevel: 'info', apiKey: undefined, database: { dbName: 'articles' } });
+    expect(loadConfig({})).toEqual({
+      production: false,
+      port: 3000,
+      bindAddress: '127.0.0.1',
+      trustedProxies: expect.objectContaining({ description: 'none' }),
+      logLevel: 'info',
+      apiKey: undefined,
+      database: { dbName: 'articles' },
+    });
   });
 
   const KEY = '3f9a1c7e5b2d8046a1c3e5f7092b4d6f8e0a2c4b';

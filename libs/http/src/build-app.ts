@@ -11,7 +11,7 @@ import type { Lifecycle } from './lifecycle';
 import { httpLogger, type Logger } from './logger';
 import { metricsHandler } from './metrics';
 import { securityHeaders } from './security-headers';
-import { trustOneProxyHop } from './trust-proxy';
+import { trustProxies } from './trust-proxy';
 
 export interface ServiceAppOptions {
   logger: Logger;
@@ -97,7 +97,7 @@ export function buildServiceApp(options: ServiceAppOptions): Express {
   // No ETag: Express would hash every answer's body (SHA-1) and send it as a second buffer to offer
   // 304s that no client of these APIs asks for (the answers are per-user and not cached).
   app.set('etag', false);
-  app.set('trust proxy', trustOneProxyHop);
+  trustProxies(app); // nobody until runService applies TRUST_PROXY
   app.use(securityHeaders(options.responseHeaders));
   app.use(httpLogger(options.logger));
   app.use(DOCS_PATH, apiDocs(options.openapi.title));

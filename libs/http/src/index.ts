@@ -16,3 +16,4 @@ export * from './security-headers';
 export * from './serve';
 export * from './shutdown-settings';
 export * from './xml';
+export * from './trust-proxy';

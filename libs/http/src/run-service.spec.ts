@@ -1,6 +1,9 @@
 import { getOnFreshConnection, startFaultyDatabase, useSignalListenerCleanup, type FaultyDatabase } from '@lib/testing';
 import { defineRoute } from '@lib/routing';
+import { parseTrustedProxies } from '@lib/services';
 import { z } from '@lib/validation';
+import type { AddressInfo } from 'node:net';
+import http from 'node:http';
 import express from 'express';
 import { Schema } from 'mongoose';
 import { buildServiceApp } from './build-app';
@@ -61,6 +64,50 @@ describe('runService', () => {
     await running.shutdown();
     expect(stateAtBeforeClose).toBe(1);
     expect(deps?.connection.readyState).toBe(0);
+  });
+});
+
+describe('runService: where it listens and whom it trusts', () => {
+  let running: RunningService | undefined;
+  useSignalListenerCleanup(() => running?.shutdown());
+  afterEach(async () => {
+    await running?.shutdown();
+    running = undefined;
+  });
+
+  /** An app answering the client address it sees. */
+  const ipApp = () => {
+    const app = express();
+    app.get('/ip', (req, res) => {
+      res.json({ ip: req.ip });
+    });
+    return app;
+  };
+  const ipSeen = (host: string, port: number, forwardedFor: string) =>
+    new Promise<string>((resolve, reject) => {
+      http
+        .get({ host, port, path: '/ip', headers: { 'X-Forwarded-For': forwardedFor }, agent: false }, (res) => {
+          let body = '';
+          res.on('data', (chunk) => (body += chunk));
+          res.on('end', () => resolve(JSON.parse(body).ip));
+        })
+        .on('error', reject);
+    });
+
+  it('listens on 127.0.0.1 unless told, and believes no X-Forwarded-For', async () => {
+    running = await runOnTestDatabase('run_service_spec_bind', { createApp: ipApp });
+    expect((running.server.address() as AddressInfo).address).toBe('127.0.0.1');
+    expect(await ipSeen('127.0.0.1', running.port, '203.0.113.9')).toBe('127.0.0.1');
+  });
+
+  it('listens on the address it is given, and believes X-Forwarded-For from the trusted proxies only', async () => {
+    running = await runOnTestDatabase('run_service_spec_bind', { createApp: ipApp, host: '::1', trustedProxies: parseTrustedProxies('::1') });
+    expect((running.server.address() as AddressInfo).address).toBe('::1');
+    expect(await ipSeen('::1', running.port, '203.0.113.9')).toBe('203.0.113.9');
+    await running.shutdown();
+
+    running = await runOnTestDatabase('run_service_spec_bind', { createApp: ipApp, trustedProxies: parseTrustedProxies('10.0.0.0/8') });
+    expect(await ipSeen('127.0.0.1', running.port, '203.0.113.9')).toBe('127.0.0.1');
   });
 });
 

@@ -1,4 +1,5 @@
 import { createDatabase, ensureIndexes, type MongoTarget } from '@lib/mongo';
+import type { TrustedProxies } from '@lib/services';
 import type { Express } from 'express';
 import type { Connection } from 'mongoose';
 import { createLifecycle, type Lifecycle } from './lifecycle';
@@ -9,6 +10,7 @@ import { runStartUp, type RetryDelays } from './start-up';
 import { readShutdownSettings, type ShutdownSettings } from './shutdown-settings';
 import { flushTracing } from './tracing';
 import { collectProcessMetrics } from './metrics';
+import { trustProxies } from './trust-proxy';
 
 export interface ServiceDeps {
   connection: Connection;
@@ -19,6 +21,10 @@ export interface ServiceDeps {
 export interface RunServiceOptions {
   name: string;
   port: number;
+  /** The address to listen on (BIND_ADDRESS); loopback unless given. */
+  host?: string;
+  /** Whose X-Forwarded-For gives the client's address (TRUST_PROXY); nobody unless given. */
+  trustedProxies?: TrustedProxies;
   logLevel: string;
   database: MongoTarget;
   createApp(deps: ServiceDeps): Express;
@@ -34,9 +40,14 @@ export interface RunServiceOptions {
   startUpRetry?: RetryDelays;
 }
 
-/** The part of a service's run options read straight from its config: name, port, log level, database. */
-export function runOptionsFromConfig(name: string, config: { port: number; logLevel: string; database: MongoTarget }): Pick<RunServiceOptions, 'name' | 'port' | 'logLevel' | 'database'> {
-  return { name, port: config.port, logLevel: config.logLevel, database: config.database };
+type ConfigRunOptions = 'name' | 'port' | 'host' | 'trustedProxies' | 'logLevel' | 'database';
+
+/** The part of a service's run options read straight from its config: name, port, address, trusted proxies, log level, database. */
+export function runOptionsFromConfig(
+  name: string,
+  config: { port: number; bindAddress: string; trustedProxies: TrustedProxies; logLevel: string; database: MongoTarget },
+): Pick<RunServiceOptions, ConfigRunOptions> {
+  return { name, port: config.port, host: config.bindAddress, trustedProxies: config.trustedProxies, logLevel: config.logLevel, database: config.database };
 }
 
 export interface RunningService extends RunningServer {
@@ -61,6 +72,8 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
   lifecycle.starting = true;
   const deps: ServiceDeps = { connection: database.connection, logger, lifecycle };
   const app = options.createApp(deps);
+  trustProxies(app, options.trustedProxies);
+  logger.info(`client addresses: X-Forwarded-For believed from ${options.trustedProxies?.description ?? 'no proxy'} (TRUST_PROXY)`);
   const stopStartUp = new AbortController();
   let started: Promise<boolean> = Promise.resolve(false);
   const onClose = async () => {
@@ -70,7 +83,7 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
     await database.close();
     await flushTracing(); // the spans of the last requests
   };
-  const running = await serve(app, { port: options.port, logger, lifecycle, ...shutdown, onClose });
+  const running = await serve(app, { port: options.port, host: options.host, logger, lifecycle, ...shutdown, onClose });
   started = runStartUp(
     [
       { name: 'reaching the database', run: () => database.open().then(() => watchDatabasePool(options.database.dbName, database.connection)) },

@@ -5,6 +5,7 @@ import type { Logger } from './logger';
 
 export interface ServeOptions {
   port: number;
+  /** The address to listen on; LOOPBACK unless given (a container passes 0.0.0.0). */
   host?: string;
   logger: Logger;
   lifecycle: Lifecycle;
@@ -29,6 +30,9 @@ export interface RunningServer {
 }
 
 export const DEFAULT_DRAIN_TIMEOUT_MS = 10_000;
+
+/** Where a server listens unless told: this machine only. */
+export const LOOPBACK = '127.0.0.1';
 
 /**
  * How long a proxy in front keeps an idle connection to an app before it closes it: ingress-nginx's
@@ -63,11 +67,11 @@ export async function serve(app: Express, options: ServeOptions): Promise<Runnin
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port, options.host ?? '0.0.0.0', () => resolve());
+    server.listen(options.port, options.host ?? LOOPBACK, () => resolve());
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
-  logger.info({ port }, 'listening');
+  logger.info({ port, host: options.host ?? LOOPBACK }, 'listening');
 
   let closing: Promise<void> | undefined;
   const shutdown = () => {

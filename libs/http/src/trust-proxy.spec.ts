@@ -1,57 +1,60 @@
 import { defineRoute } from '@lib/routing';
+import { parseTrustedProxies } from '@lib/services';
 import { z } from '@lib/validation';
 import request from 'supertest';
 import { buildServiceApp } from './build-app';
 import { testAppOptions } from './test-app.fixture';
-import { trustOneProxyHop } from './trust-proxy';
+import { trustProxies } from './trust-proxy';
 
-describe('trustOneProxyHop', () => {
-  it.each([
-    ['127.0.0.1', 0, true],
-    ['::1', 0, true],
-    ['::ffff:127.0.0.1', 0, true],
-    ['10.244.1.7', 0, true],
-    ['172.20.0.3', 0, true],
-    ['192.168.49.2', 0, true],
-    ['fd00::12', 0, true],
-    ['8.8.8.8', 0, false],
-    ['172.32.0.1', 0, false],
-    ['2001:db8::1', 0, false],
-    ['10.0.0.2', 1, false],
-    ['127.0.0.1', 1, false],
-  ] as const)('%s at hop %d: %s', (address, hop, trusted) => {
-    expect(trustOneProxyHop(address, hop)).toBe(trusted);
-  });
-});
-
-describe('the client address of a service app (req.ip)', () => {
-  const app = buildServiceApp(testAppOptions({
-    routes: [
-      defineRoute({
-        method: 'get',
-        path: '/ip',
-        auth: 'public',
-        summary: 'The client address',
-        responses: { 200: { description: 'The address', schema: z.object({ ip: z.string() }) } },
-        handler: ({ req }, res) => res.json({ ip: req.ip }),
-      }),
-    ],
-    openapi: { title: 'Ip', version: '1.0.0' },
-  }));
-  const ipWith = async (forwardedFor?: string) => {
+describe('the client address of a service app (req.ip), supertest connecting from loopback', () => {
+  const appTrusting = (setting?: string) => {
+    const app = buildServiceApp(testAppOptions({
+      routes: [
+        defineRoute({
+          method: 'get',
+          path: '/ip',
+          auth: 'public',
+          summary: 'The client address',
+          responses: { 200: { description: 'The address', schema: z.object({ ip: z.string() }) } },
+          handler: ({ req }, res) => res.json({ ip: req.ip }),
+        }),
+      ],
+      openapi: { title: 'Ip', version: '1.0.0' },
+    }));
+    if (setting !== undefined) trustProxies(app, parseTrustedProxies(setting));
+    return app;
+  };
+  const ipWith = async (app: ReturnType<typeof appTrusting>, forwardedFor?: string) => {
     const req = request(app).get('/ip');
     if (forwardedFor !== undefined) req.set('X-Forwarded-For', forwardedFor);
     return (await req).body.ip as string;
   };
+  const LOOPBACK = /^(::ffff:)?127\.0\.0\.1$|^::1$/;
 
-  it('is the socket address without a proxy header', async () => {
-    expect(await ipWith()).toMatch(/^(::ffff:)?127\.0\.0\.1$|^::1$/);
+  it('is the socket address whatever X-Forwarded-For says, as buildServiceApp makes the app (nobody trusted)', async () => {
+    const app = appTrusting();
+    expect(await ipWith(app)).toMatch(LOOPBACK);
+    expect(await ipWith(app, '203.0.113.9')).toMatch(LOOPBACK);
+    expect(await ipWith(app, '198.51.100.1, 203.0.113.9')).toMatch(LOOPBACK);
   });
 
-  it('is the address the proxy (a loopback peer here) put last in X-Forwarded-For, and nothing before it', async () => {
-    expect(await ipWith('203.0.113.9')).toBe('203.0.113.9');
-    // what a client wrote before the proxy's entry is not believed, private addresses included
-    expect(await ipWith('198.51.100.1, 203.0.113.9')).toBe('203.0.113.9');
-    expect(await ipWith('203.0.113.9, 10.0.0.5')).toBe('10.0.0.5');
+  it('is the socket address when the peer is not among the trusted proxies (a LAN peer is not a proxy)', async () => {
+    const app = appTrusting('10.0.0.0/8, 192.168.0.0/16');
+    expect(await ipWith(app, '203.0.113.9')).toMatch(LOOPBACK);
+  });
+
+  it('is the address the trusted proxy (loopback here) put last in X-Forwarded-For, and nothing a client wrote before it', async () => {
+    const app = appTrusting('loopback');
+    expect(await ipWith(app, '203.0.113.9')).toBe('203.0.113.9');
+    expect(await ipWith(app, '198.51.100.1, 203.0.113.9')).toBe('203.0.113.9');
+    // a hop that is itself a trusted proxy is passed over: the client is the first untrusted one
+    expect(await ipWith(app, '198.51.100.1, 127.0.0.5')).toBe('198.51.100.1');
+    expect(await ipWith(app, '203.0.113.9, 10.0.0.5')).toBe('10.0.0.5');
+  });
+
+  it('with a hop count, is the entry that many hops out, whatever the addresses', async () => {
+    const app = appTrusting('1');
+    expect(await ipWith(app, '198.51.100.1, 127.0.0.5')).toBe('127.0.0.5');
+    expect(await ipWith(app)).toMatch(LOOPBACK);
   });
 });

@@ -9,6 +9,8 @@ describe('parseEnv with the base variables', () => {
       NODE_ENV: 'development',
       PORT: 3000,
       LOG_LEVEL: 'info',
+      BIND_ADDRESS: '127.0.0.1',
+      TRUST_PROXY: expect.objectContaining({ description: 'none' }),
       SECRET: '12345678',
     });
   });
@@ -89,7 +91,7 @@ describe('readServiceEnv', () => {
   it('gives the base settings, fills a missing secret with its development default outside production and lists it', () => {
     const read = readServiceEnv(service, { PORT: '8081', LOG_LEVEL: 'warn' }, secrets);
     expect({ base: read.base, values: read.values, defaultsUsed: read.defaultsUsed }).toEqual({
-      base: { production: false, port: 8081, logLevel: 'warn' },
+      base: { production: false, port: 8081, bindAddress: '127.0.0.1', trustedProxies: expect.objectContaining({ description: 'none' }), logLevel: 'warn' },
       values: { TOKEN: 'development-token' },
       defaultsUsed: ['TOKEN=development-token'],
     });
@@ -100,9 +102,37 @@ describe('readServiceEnv', () => {
     expect(() => readServiceEnv(service, { NODE_ENV: 'production', TOKEN: 'q7Vf2LmX9pR4tZ8wK1nB6yH3cJ5dG0sA', KEY: 'changeme' }, secrets)).toThrow(/KEY: looks like a placeholder/);
     const read = readServiceEnv(service, { NODE_ENV: 'production', TOKEN: 'q7Vf2LmX9pR4tZ8wK1nB6yH3cJ5dG0sA' }, secrets);
     expect({ base: read.base, values: read.values, defaultsUsed: read.defaultsUsed }).toEqual({
-      base: { production: true, port: 3000, logLevel: 'info' },
+      base: { production: true, port: 3000, bindAddress: '127.0.0.1', trustedProxies: expect.objectContaining({ description: 'none' }), logLevel: 'info' },
       values: { TOKEN: 'q7Vf2LmX9pR4tZ8wK1nB6yH3cJ5dG0sA' },
       defaultsUsed: [],
     });
+  });
+});
+
+describe('BIND_ADDRESS and TRUST_PROXY of every service', () => {
+  const service = z.object(baseEnvShape);
+  const read = (env: NodeJS.ProcessEnv) => readServiceEnv(service, env, { checked: [] }).base;
+
+  it('listens on loopback and trusts no proxy unless told, production included (containers set both)', () => {
+    for (const env of [{}, { NODE_ENV: 'production' }]) {
+      const base = read(env);
+      expect([base.bindAddress, base.trustedProxies.description, base.trustedProxies.trusts('127.0.0.1', 0)]).toEqual(['127.0.0.1', 'none', false]);
+    }
+  });
+
+  it('takes the address and the proxies it is given', () => {
+    const base = read({ BIND_ADDRESS: '0.0.0.0', TRUST_PROXY: '1' });
+    expect([base.bindAddress, base.trustedProxies.description, base.trustedProxies.trusts('10.1.2.3', 0)]).toEqual(['0.0.0.0', '1 hop', true]);
+    expect(read({ TRUST_PROXY: 'loopback' }).trustedProxies.trusts('127.0.0.1', 0)).toBe(true);
+  });
+
+  it('stops the process naming each bad value', () => {
+    expect(() => read({ BIND_ADDRESS: 'localhost', TRUST_PROXY: 'private' })).toThrow(
+      [
+        'Invalid configuration:',
+        '  BIND_ADDRESS: must be an IP address (127.0.0.1, 0.0.0.0, ::), got "localhost"',
+        '  TRUST_PROXY: must be a hop count (1) or a list of addresses, CIDRs (10.0.0.0/8) and loopback, linklocal, uniquelocal; "private" is none of these',
+      ].join('\n'),
+    );
   });
 });

@@ -1,3 +1,4 @@
+import { parseBindAddress, parseTrustedProxies, type TrustedProxies } from '@lib/services';
 import { z } from 'zod';
 
 /**
@@ -11,6 +12,23 @@ export function parseEnv<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv)
   throw new Error(`Invalid configuration:\n${problems.join('\n')}`);
 }
 
+/** A variable read by `read`, whose error message becomes the variable's issue. */
+const setting = <T>(read: (value: string | undefined) => T) =>
+  z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      try {
+        return read(value);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+        return z.NEVER;
+      }
+    });
+
+/** Where a service listens when BIND_ADDRESS is not set: loopback (containers set 0.0.0.0). */
+export const DEFAULT_BIND_ADDRESS = '127.0.0.1';
+
 /** Variables every service reads. */
 export const baseEnvShape = {
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -21,6 +39,8 @@ export const baseEnvShape = {
     .pipe(z.number().int().min(1).max(65535))
     .default(3000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  BIND_ADDRESS: setting((value) => parseBindAddress(value) ?? DEFAULT_BIND_ADDRESS),
+  TRUST_PROXY: setting(parseTrustedProxies),
 };
 
 /**
@@ -85,13 +105,17 @@ export function refusePlaceholderSecrets(
 export interface BaseServiceConfig {
   production: boolean;
   port: number;
+  /** BIND_ADDRESS: the address the service listens on (DEFAULT_BIND_ADDRESS, loopback, unless set). */
+  bindAddress: string;
+  /** TRUST_PROXY: whose X-Forwarded-For gives the client's address (nobody unless set). */
+  trustedProxies: TrustedProxies;
   logLevel: string;
 }
 
 /** The start-up warning naming the development defaults in use (`defaultsUsed` of readServiceEnv), if any. */
 export const devDefaultsWarnings = (defaultsUsed: readonly string[]): string[] => (defaultsUsed.length ? [`development defaults in use: ${defaultsUsed.join(', ')}`] : []);
 
-type BaseEnv = { NODE_ENV: string; PORT: number; LOG_LEVEL: string };
+type BaseEnv = { NODE_ENV: string; PORT: number; LOG_LEVEL: string; BIND_ADDRESS: string; TRUST_PROXY: TrustedProxies };
 
 /**
  * What every service's `loadConfig` does first: validates the environment against `schema` (built
@@ -109,5 +133,10 @@ export function readServiceEnv<S extends z.ZodType<BaseEnv, unknown>, K extends 
   const devDefaults = secrets.devDefaults ?? ({} as Record<K, string>);
   const { values, defaultsUsed } = secretsOrDevDefaults(parsed as { readonly [P in K]?: string }, devDefaults, production);
   refusePlaceholderSecrets(parsed as Record<string, unknown>, secrets.checked, production, Object.values(devDefaults));
-  return { parsed, base: { production, port: parsed.PORT, logLevel: parsed.LOG_LEVEL }, values, defaultsUsed };
+  return {
+    parsed,
+    base: { production, port: parsed.PORT, bindAddress: parsed.BIND_ADDRESS, trustedProxies: parsed.TRUST_PROXY, logLevel: parsed.LOG_LEVEL },
+    values,
+    defaultsUsed,
+  };
 }
