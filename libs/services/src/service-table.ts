@@ -41,7 +41,14 @@ export const INTERNAL_PATHS: readonly string[] = ['/healthz', '/readyz', '/metri
 /** Where every app serves its Prometheus metrics (on its own port; one of INTERNAL_PATHS). */
 export const METRICS_PATH = '/metrics';
 
-export const GATEWAY = { portEnv: 'GATEWAY_PORT', defaultPort: 8080, domainEnv: 'GATEWAY_DOMAIN', defaultDomain: 'localhost' } as const;
+export const GATEWAY = {
+  portEnv: 'GATEWAY_PORT',
+  defaultPort: 8080,
+  domainEnv: 'GATEWAY_DOMAIN',
+  defaultDomain: 'localhost',
+  /** The template of each service's upstream URL (tools/gateway/src/targets.ts). */
+  targetEnv: 'GATEWAY_TARGET',
+} as const;
 
 /** The port a service listens on locally, from its env var or the default. */
 export function localPort(entry: { portEnv: string; defaultPort: number }, env: NodeJS.ProcessEnv = process.env): number {

@@ -1,6 +1,7 @@
 import { freePort } from '@lib/services';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import http from 'node:http';
+import { networkInterfaces, tmpdir } from 'node:os';
 import path from 'node:path';
 import { SERVICE_NODE_FLAGS, type ServiceEntry } from '@lib/services';
 import { getOnFreshConnection } from '@lib/testing';
@@ -18,7 +19,7 @@ const server = http.createServer((req, res) => {
   if (req.url === '/readyz') return res.writeHead((process.env.STUB_NOT_READY || '').includes(name) ? 503 : 200).end();
   if (req.url === '/crash') { console.error(name + ' crashing'); process.exit(3); }
   if (req.url === '/pid') return res.end(String(process.pid));
-  res.end(JSON.stringify({ name, port: process.env.PORT, mongoUrl: process.env.MONGO_URL, execArgv: process.execArgv }));
+  res.end(JSON.stringify({ name, port: process.env.PORT, mongoUrl: process.env.MONGO_URL, trustProxy: process.env.TRUST_PROXY, execArgv: process.execArgv }));
 });
 server.listen(Number(process.env.PORT), '127.0.0.1', () => console.log(name + ' listening'));
 process.on('SIGTERM', () => { console.log(name + ' draining'); server.close(() => process.exit(0)); });
@@ -137,6 +138,8 @@ describe('startDevEnvironment', () => {
       name: 'beta-api',
       port: String(ports.beta),
       mongoUrl: 'mongodb://127.0.0.1:27999/',
+      // the apps believe X-Forwarded-For from the local gateway only
+      trustProxy: 'loopback',
       // the production image's Node flags (its NODE_OPTIONS and command)
       execArgv: ['--enable-source-maps', ...SERVICE_NODE_FLAGS],
     });
@@ -237,6 +240,9 @@ describe('startDevEnvironment supervision', () => {
     await printed('press Ctrl-C to stop');
     const viaGateway = (host: string) => fetchReply(ports.gateway, '/', host);
     expect((await viaGateway('articles.localhost')).status).toBe(200);
+    // the real gateway listens on both loopback addresses and on no other
+    expect((await statusFrom('::1', ports.gateway, 'users.localhost'))).toBe(200);
+    for (const address of outsideAddresses()) await expect(statusFrom(address, ports.gateway, 'users.localhost')).rejects.toMatchObject({ code: 'ECONNREFUSED' });
 
     const firstPid = Number(await fetchText(ports.alpha, '/pid'));
     process.kill(firstPid, 'SIGKILL');
@@ -266,6 +272,24 @@ describe('startDevEnvironment supervision', () => {
     expect(await Promise.all([refused(ports.alpha), refused(ports.beta), refused(ports.gateway)])).toEqual([true, true, true]);
   }, 60_000);
 });
+
+/** This machine's addresses that are not loopback (a LAN peer could connect to them). */
+const outsideAddresses = () =>
+  Object.values(networkInterfaces())
+    .flat()
+    .filter((i) => i && !i.internal && !i.address.startsWith('fe80:'))
+    .map((i) => i!.address);
+
+/** The status of GET / with `host` from `address`:`port`, on a fresh connection. */
+const statusFrom = (address: string, port: number, host: string) =>
+  new Promise<number>((resolve, reject) => {
+    http
+      .get({ host: address, port, path: '/', headers: { Host: host }, agent: false, timeout: 5_000 }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      })
+      .on('error', reject);
+  });
 
 async function waitFor(condition: () => boolean, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -31,17 +31,41 @@ describe('planLaunch', () => {
       nodeArgs: ['--enable-source-maps', ...SERVICE_NODE_FLAGS],
       port: 3002,
       ready: { url: 'http://127.0.0.1:3002/readyz', anyStatus: false },
-      env: { PORT: '3002' },
+      // behind the local gateway on loopback: its X-Forwarded-For is believed, nobody else's
+      env: { PORT: '3002', TRUST_PROXY: 'loopback' },
       urls: ['http://localhost:3002', 'http://articles.localhost:8080'],
     });
-    expect(plan.gateway).toMatchObject({ nodeArgs: articles.nodeArgs, port: 8080, ready: { url: 'http://127.0.0.1:8080/', anyStatus: true }, urls: ['http://localhost:8080'] });
+    expect(plan.gateway).toMatchObject({ nodeArgs: articles.nodeArgs, port: 8080, ready: { url: 'http://127.0.0.1:8080/', anyStatus: true }, env: {}, urls: ['http://localhost:8080'] });
   });
 
   it('follows the port and domain variables', () => {
     const plan = planLaunch({ root, env: { ARTICLES_PORT: '4002', GATEWAY_PORT: '80', GATEWAY_DOMAIN: 'dev.test' }, services, exists: everything });
     const articles = plan.apps.find((a) => a.name === 'articles-api')!;
-    expect(articles.env).toEqual({ PORT: '4002' });
+    expect(articles.env).toEqual({ PORT: '4002', TRUST_PROXY: 'loopback' });
     expect(articles.urls).toEqual(['http://localhost:4002', 'http://articles.dev.test']);
+  });
+
+  it('leaves BIND_ADDRESS to the processes (they read it from the environment), still reaching them on loopback when it is every interface', () => {
+    for (const bind of ['0.0.0.0', '::', '127.0.0.1']) {
+      const plan = planLaunch({ root, env: { BIND_ADDRESS: bind }, services, exists: everything });
+      const articles = plan.apps.find((a) => a.name === 'articles-api')!;
+      expect([articles.env, articles.ready.url, articles.urls[0], plan.gateway!.env]).toEqual([{ PORT: '3002', TRUST_PROXY: 'loopback' }, 'http://127.0.0.1:3002/readyz', 'http://localhost:3002', {}]);
+    }
+  });
+
+  it('on one address of the machine, reaches the apps there and trusts the gateway connecting from it', () => {
+    for (const [bind, host] of [['192.168.1.20', '192.168.1.20'], ['fd00::20', '[fd00::20]']]) {
+      const plan = planLaunch({ root, env: { BIND_ADDRESS: bind }, services, exists: everything });
+      const articles = plan.apps.find((a) => a.name === 'articles-api')!;
+      expect([articles.env, articles.ready.url, articles.urls[0]]).toEqual([{ PORT: '3002', TRUST_PROXY: `loopback, ${bind}` }, `http://${host}:3002/readyz`, `http://${host}:3002`]);
+      expect([plan.gateway!.env, plan.gateway!.ready.url]).toEqual([{ GATEWAY_TARGET: `http://${host}:{port}` }, `http://${host}:8080/`]);
+    }
+  });
+
+  it('keeps the TRUST_PROXY and GATEWAY_TARGET it is given, and refuses a BIND_ADDRESS that is not an address', () => {
+    const plan = planLaunch({ root, env: { BIND_ADDRESS: '192.168.1.20', TRUST_PROXY: '192.168.1.0/24', GATEWAY_TARGET: 'http://127.0.0.1:{port}' }, services, exists: everything });
+    expect([plan.apps[0].env, plan.gateway!.env]).toEqual([{ PORT: '3002' }, {}]);
+    expect(() => planLaunch({ root, env: { BIND_ADDRESS: 'my-laptop' }, services, exists: everything })).toThrow('BIND_ADDRESS must be an IP address');
   });
 
   it('warns about and skips what is not built', () => {

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
-import { GATEWAY, SERVICES, SERVICE_NODE_FLAGS, localPort, type ServiceEntry } from '@lib/services';
+import { GATEWAY, SERVICES, SERVICE_NODE_FLAGS, TRUST_PROXY_ENV, bindAddressOf, localPort, type ServiceEntry } from '@lib/services';
 
 export interface LaunchItem {
   name: string;
@@ -33,13 +34,38 @@ export interface PlanOptions {
 
 const NODE_ARGS = ['--enable-source-maps', ...SERVICE_NODE_FLAGS];
 
+/** A host as written in a URL: an IPv6 address in brackets. */
+const urlHost = (host: string) => (isIP(host) === 6 ? `[${host}]` : host);
+
 function hostUrl(host: string, port: number): string {
-  return port === 80 ? `http://${host}` : `http://${host}:${port}`;
+  return port === 80 ? `http://${urlHost(host)}` : `http://${urlHost(host)}:${port}`;
+}
+
+const WILDCARDS = new Set(['0.0.0.0', '::']);
+
+/**
+ * Where the processes listen and how they reach each other, from BIND_ADDRESS: unset, loopback (the
+ * default); `0.0.0.0` or `::`, every interface, still reached on loopback; one address of this
+ * machine, reached there. The apps trust X-Forwarded-For from the gateway only: from loopback, and
+ * from that address when the gateway connects from it (TRUST_PROXY, unless set).
+ */
+function network(env: NodeJS.ProcessEnv) {
+  const bind = bindAddressOf(env);
+  const own = bind !== undefined && !WILDCARDS.has(bind) && !/^127\.|^::1$/.test(bind) ? bind : undefined;
+  return {
+    /** The host the runner polls and the gateway targets. */
+    reach: own ?? '127.0.0.1',
+    /** The host shown in the URLs printed at start. */
+    shown: own ?? 'localhost',
+    appEnv: env[TRUST_PROXY_ENV] ? {} : { [TRUST_PROXY_ENV]: own ? `loopback, ${own}` : 'loopback' },
+    gatewayEnv: own && !env[GATEWAY.targetEnv] ? { [GATEWAY.targetEnv]: `http://${urlHost(own)}:{port}` } : {},
+  };
 }
 
 /** What `npm start` runs: every built app on its local port, then the gateway. Throws on bad or clashing ports. */
 export function planLaunch({ root, env, services = SERVICES, exists = existsSync }: PlanOptions): LaunchPlan {
   const gatewayPort = localPort(GATEWAY, env);
+  const net = network(env);
   const domain = env[GATEWAY.domainEnv] || GATEWAY.defaultDomain;
   const plan: LaunchPlan = { apps: [], missing: [], services: [] };
   const portOwners = new Map<number, string>([[gatewayPort, `gateway (${GATEWAY.portEnv})`]]);
@@ -68,9 +94,9 @@ export function planLaunch({ root, env, services = SERVICES, exists = existsSync
       script,
       nodeArgs: NODE_ARGS,
       port,
-      ready: { url: `http://127.0.0.1:${port}/readyz`, anyStatus: false },
-      env: { PORT: String(port) },
-      urls: [hostUrl('localhost', port), hostUrl(`${service.subdomain}.${domain}`, gatewayPort)],
+      ready: { url: `${hostUrl(net.reach, port)}/readyz`, anyStatus: false },
+      env: { PORT: String(port), ...net.appEnv },
+      urls: [hostUrl(net.shown, port), hostUrl(`${service.subdomain}.${domain}`, gatewayPort)],
     });
   }
 
@@ -82,9 +108,9 @@ export function planLaunch({ root, env, services = SERVICES, exists = existsSync
       script: gatewayScript,
       nodeArgs: NODE_ARGS,
       port: gatewayPort,
-      ready: { url: `http://127.0.0.1:${gatewayPort}/`, anyStatus: true },
-      env: {},
-      urls: [hostUrl('localhost', gatewayPort)],
+      ready: { url: `${hostUrl(net.reach, gatewayPort)}/`, anyStatus: true },
+      env: net.gatewayEnv,
+      urls: [hostUrl(net.shown, gatewayPort)],
     };
   } else {
     plan.missing.push(`the gateway is not built (${gatewayRelative} is missing): skipping it; build with npx nx build gateway`);

@@ -1,6 +1,6 @@
-import { localPort, type ServiceEntry } from '@lib/services';
+import { GATEWAY, localPort, type ServiceEntry } from '@lib/services';
 
-export const TARGET_ENV = 'GATEWAY_TARGET';
+export const TARGET_ENV = GATEWAY.targetEnv;
 /** Locally every service listens on 127.0.0.1 at its own port (npm start). */
 export const DEFAULT_TARGET = 'http://127.0.0.1:{port}';
 
