@@ -110,6 +110,21 @@ describe('the checks catch', () => {
     expect(heapBudgetMb('--max-semi-space-size=4')).toBeUndefined();
   });
 
+  it('an app listening on loopback, or without trusted proxies or with a bad TRUST_PROXY', () => {
+    const resources = fresh();
+    const config = (name: string) => get(resources, 'ConfigMap', `${name}-config`).data as Record<string, string>;
+    delete config('users-api').BIND_ADDRESS;
+    config('news-api').BIND_ADDRESS = '127.0.0.1';
+    delete config('crm-api').TRUST_PROXY;
+    config('articles-api').TRUST_PROXY = 'the ingress';
+    expect(appProblems(resources, SERVICES)).toEqual([
+      "crm-api: TRUST_PROXY is not set: every client would be counted as the entry proxy's address (one sign-in limit for everyone)",
+      'articles-api: TRUST_PROXY must be a hop count (1) or a list of addresses, CIDRs (10.0.0.0/8) and loopback, linklocal, uniquelocal; "the ingress" is none of these',
+      'news-api: BIND_ADDRESS is 127.0.0.1, not 0.0.0.0: the app would listen where probes and the Service cannot reach it',
+      'users-api: BIND_ADDRESS is not set, not 0.0.0.0: the app would listen where probes and the Service cannot reach it',
+    ]);
+  });
+
   it('a service of the table without manifests', () => {
     const resources = fresh().filter((r) => r.metadata.name !== 'news-api');
     expect(appProblems(resources, SERVICES)).toContain('news-api: no Deployment');

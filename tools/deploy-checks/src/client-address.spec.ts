@@ -11,7 +11,9 @@ import { fromRoot } from './workspace';
 
 // news-api and the gateway as `npm start` runs them (bundled like nx build), one behind the other:
 // the sign-in limiter must count a client by the address the gateway saw, whatever X-Forwarded-For
-// the client sends (the gateway replaces it; the app trusts one proxy hop).
+// the client sends (the gateway replaces it; the app trusts the gateway's address, as npm start's
+// TRUST_PROXY=loopback does), and a peer that is not the gateway by its own address (its
+// X-Forwarded-For is not believed).
 jest.setTimeout(60_000);
 
 
@@ -38,15 +40,19 @@ describe('the client address behind the gateway', () => {
   let dir: string;
   const children: ChildProcess[] = [];
   let gatewayPort: number;
+  let newsPort: number;
 
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'deploy-client-address-'));
     const [news, gateway] = await Promise.all([bundleProject('apps/news-api', path.join(dir, 'news')), bundleProject('tools/gateway', path.join(dir, 'gateway'))]);
     const url = new ConnectionString(process.env.TEST_MONGO_URL!);
     url.pathname = `/client_address_${randomBytes(4).toString('hex')}`;
-    const newsPort = await freePort();
+    const port = await freePort();
     gatewayPort = await freePort();
-    const app = await start(news.main, { PORT: String(newsPort), NEWS_MONGO_URL: url.toString(), NEWS_SYNC_INTERVAL: '0', LOG_LEVEL: 'info' }, 'started');
+        newsPort = port;
+    // the gateway connects from 127.0.0.1: the one trusted proxy; 127.0.0.3 plays a LAN peer
+    const env = { PORT: String(newsPort), TRUST_PROXY: '127.0.0.1', NEWS_MONGO_URL: url.toString(), NEWS_SYNC_INTERVAL: '0', LOG_LEVEL: 'info' };
+    const app = await start(news.main, env, 'started');
     children.push(app.child);
     children.push((await start(gateway.main, { GATEWAY_PORT: String(gatewayPort), NEWS_PORT: String(newsPort) }, 'listening')).child);
   });
@@ -56,8 +62,8 @@ describe('the client address behind the gateway', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  /** A failed sign-in through the gateway, from `localAddress`, with the X-Forwarded-For a client chose. */
-  const failedSignIn = (forwardedFor: string | undefined, localAddress = '127.0.0.1') =>
+  /** A failed sign-in through the gateway (or `to` another address and port), from `localAddress`, with the X-Forwarded-For a client chose. */
+  const failedSignIn = (forwardedFor: string | undefined, localAddress = '127.0.0.1', to?: { host: string; port: number }) =>
     new Promise<{ status: number; retryAfter?: string; body: string }>((resolve, reject) => {
       const body = 'access_token=news-api-development-master-key';
       const headers: http.OutgoingHttpHeaders = {
@@ -67,7 +73,7 @@ describe('the client address behind the gateway', () => {
         'Content-Length': Buffer.byteLength(body),
       };
       if (forwardedFor !== undefined) headers['X-Forwarded-For'] = forwardedFor;
-      const req = http.request({ host: '127.0.0.1', port: gatewayPort, localAddress, method: 'POST', path: '/auth', headers, agent: false }, (res) => {
+      const req = http.request({ host: to?.host ?? '127.0.0.1', port: to?.port ?? gatewayPort, localAddress, method: 'POST', path: '/auth', headers, agent: false }, (res) => {
         let text = '';
         res.on('data', (chunk) => (text += chunk));
         res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'] as string | undefined, body: text }));
@@ -90,5 +96,16 @@ describe('the client address behind the gateway', () => {
     // A client really at another address has its own bucket, whatever it claims.
     const other = await failedSignIn('198.51.100.1', '127.0.0.2');
     expect(other.status).toBe(401);
+  });
+
+  it('a peer that is not a trusted proxy is counted by its own address, whatever X-Forwarded-For it sends', async () => {
+    // straight to the app from 127.0.0.3, which is not the gateway's address
+    const direct = { host: '127.0.0.1', port: newsPort };
+    for (let i = 1; i <= 10; i++) {
+      const res = await failedSignIn(`198.51.100.${100 + i}`, '127.0.0.3', direct);
+      expect([i, res.status]).toEqual([i, 401]);
+    }
+    const res = await failedSignIn('198.51.100.200', '127.0.0.3', direct);
+    expect([res.status, JSON.parse(res.body).error.code]).toEqual([429, 'too_many_requests']);
   });
 });

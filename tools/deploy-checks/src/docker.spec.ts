@@ -53,6 +53,8 @@ describe('docker/Dockerfile', () => {
     const last = (keyword: string) => runtime.instructions.filter((i) => i.keyword === keyword).at(-1)?.args;
     expect(last('USER')).toBe('1000:1000');
     expect(last('ENV')).toMatch(/\bPORT=3000\b/);
+    // a container listens on every interface (outside one the processes default to loopback)
+    expect(stageEnv(runtime).BIND_ADDRESS).toBe('0.0.0.0');
     expect(last('EXPOSE')).toBe('3000');
     expect(last('HEALTHCHECK')).toMatch(/CMD \["node", "-e", ".*\/healthz/);
     expect(last('CMD')).toBe(JSON.stringify(['node', '--enable-source-maps', ...SERVICE_V8_FLAGS, 'main.js']).replace(/","/g, '", "'));
@@ -103,6 +105,7 @@ describe('docker/compose.yaml', () => {
     for (const [key, value] of Object.entries(env)) expect([key, typeof value]).toEqual([key, 'string']);
     expect(env.PORT).toBe('3000');
     expect(env.NODE_ENV).toBe('production');
+    expect([env.BIND_ADDRESS, env.TRUST_PROXY]).toEqual(['0.0.0.0', '1']);
 
     const url = new ConnectionString(String(env[`${service.envPrefix}_MONGO_URL`]));
     expect({ hosts: url.hosts, path: url.pathname, user: url.username, authSource: url.searchParams.get('authSource') }).toEqual({
@@ -124,6 +127,7 @@ describe('docker/compose.yaml', () => {
     const gateway = compose.services.gateway;
     expect(gateway.build?.args).toEqual({ APP: 'gateway' });
     expect(gateway.environment?.GATEWAY_PORT).toBe('3000');
+    expect(gateway.environment?.BIND_ADDRESS).toBe('0.0.0.0');
     expect(gateway.ports).toEqual(['${GATEWAY_PUBLISH_PORT:-8080}:3000']);
     const template = String(gateway.environment?.GATEWAY_TARGET);
     for (const { name } of SERVICES) {

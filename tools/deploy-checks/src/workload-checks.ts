@@ -1,4 +1,4 @@
-import type { ServiceEntry } from '@lib/services';
+import { parseTrustedProxies, type ServiceEntry } from '@lib/services';
 import { POD_KINDS, imageTag, podSpec } from './kustomize';
 import { containersOf, initContainersOf, literalEnv, podLabels, selects, workloads, type PodContainer } from './pod';
 import { describe, find, type Resource } from './resource';
@@ -116,6 +116,7 @@ export function appProblems(resources: readonly Resource[], services: readonly S
     if (preStop === undefined) problems.push(`${name}: no preStop sleep`);
     else if (grace <= preStop + drainSeconds) problems.push(`${name}: terminationGracePeriodSeconds ${grace} is not longer than preStop ${preStop} s + drain ${drainSeconds} s`);
     if (env.PORT !== undefined && env.PORT !== '3000') problems.push(`${name}: PORT is ${env.PORT}, not 3000`);
+    problems.push(...networkProblems(name, env));
 
     if (!container.envFrom?.some((source) => source.configMapRef)) problems.push(`${name}: configuration does not come from a ConfigMap`);
     if (!container.env?.some((variable) => variable.valueFrom?.secretKeyRef?.name === name)) problems.push(`${name}: secrets do not come from the Secret ${name}`);
@@ -128,6 +129,27 @@ export function appProblems(resources: readonly Resource[], services: readonly S
     if (target?.kind !== 'Deployment' || target.name !== name) problems.push(`${name}: no HorizontalPodAutoscaler scaling the Deployment`);
     const pdbs = resources.filter((r) => r.kind === 'PodDisruptionBudget' && selects((r.spec as { selector?: { matchLabels?: Record<string, string> } }).selector?.matchLabels, podLabels(deployment)));
     if (pdbs.length !== 1) problems.push(`${name}: ${pdbs.length} PodDisruptionBudgets select its pods, expected 1`);
+  }
+  return problems;
+}
+
+/** Every interface, stated in the manifest (the apps default to loopback, where neither probes nor the Service reach them). */
+const ALL_INTERFACES = ['0.0.0.0', '::'];
+
+/** BIND_ADDRESS on every interface, and TRUST_PROXY set to something the app accepts. */
+function networkProblems(name: string, env: Record<string, string>): string[] {
+  const problems: string[] = [];
+  if (!ALL_INTERFACES.includes(env.BIND_ADDRESS ?? '')) {
+    problems.push(`${name}: BIND_ADDRESS is ${env.BIND_ADDRESS === undefined ? 'not set' : env.BIND_ADDRESS}, not 0.0.0.0: the app would listen where probes and the Service cannot reach it`);
+  }
+  if (!env.TRUST_PROXY) {
+    problems.push(`${name}: TRUST_PROXY is not set: every client would be counted as the entry proxy's address (one sign-in limit for everyone)`);
+  } else {
+    try {
+      parseTrustedProxies(env.TRUST_PROXY);
+    } catch (err) {
+      problems.push(`${name}: TRUST_PROXY ${(err as Error).message}`);
+    }
   }
   return problems;
 }
