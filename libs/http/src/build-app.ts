@@ -5,6 +5,7 @@ import { METRICS_PATH } from '@lib/services';
 import express, { type Express, type RequestHandler } from 'express';
 import { apiDocs, DOCS_PATH } from './api-docs';
 import { bodyParsers, discardBody } from './body-parsers';
+import { changesState, CROSS_SITE_DESCRIPTION, refuseCrossSite } from './cross-site';
 import { healthRoutes } from './health';
 import { DEFAULT_GATE, hasHeavyBody, heavyRequestGate, type GateOptions } from './heavy-request-gate';
 import type { Lifecycle } from './lifecycle';
@@ -45,16 +46,26 @@ const isHeavy = (route: AnyRoute) =>
   });
 
 /**
- * What every table route can answer besides its own statuses, as this skeleton serves it: 413 over
- * the body limit (routes without a body too), 415 for a body type the route does not read, 503
- * while starting, without a database or shedding heavy requests.
+ * What every table route can answer besides its own statuses, as this skeleton serves it: 403 to a
+ * browser's write from another site (state-changing routes), 413 over the body limit (routes without
+ * a body too), 415 for a body type the route does not read, 503 while starting, without a database
+ * or shedding heavy requests.
  */
 function withServiceAnswers(route: AnyRoute, schema?: z.ZodType): AnyRoute {
-  const answers: Record<number, RouteResponse> = { 413: { description: 'The body is over the limit', schema } };
+  const answers: Record<number, RouteResponse> = {};
+  const own403 = route.responses[403];
+  if (changesState(route)) answers[403] = own403 ? { ...own403, description: `${own403.description}; or: ${CROSS_SITE_DESCRIPTION}` } : { description: CROSS_SITE_DESCRIPTION, schema };
+  answers[413] = { description: 'The body is over the limit', schema };
   if (route.request?.body) answers[415] = { description: 'The Content-Type is not one this route reads', schema };
   answers[503] = { description: 'Starting, the database does not answer, or busy with large requests: try again after Retry-After', schema };
-  return { ...route, responses: { ...answers, ...route.responses } };
+  return { ...route, responses: { ...route.responses, ...answers, ...pick(route.responses, [413, 415, 503]) } };
 }
+
+const pick = (responses: Record<number, RouteResponse>, statuses: number[]) =>
+  Object.fromEntries(statuses.filter((status) => responses[status]).map((status) => [status, responses[status]]));
+
+/** A state-changing route refuses a browser's request from another site first, before its auth (refuseCrossSite). */
+const refusingCrossSite = (route: AnyRoute): AnyRoute => (changesState(route) ? { ...route, before: [refuseCrossSite, ...(route.before ?? [])] } : route);
 
 const routeTables = new WeakMap<Express, AnyRoute[]>();
 const bodyLimits = new WeakMap<Express, number>();
@@ -88,7 +99,7 @@ export function routeTable(app: Express): AnyRoute[] {
 
 /**
  * The shape every service shares: security headers, request log and metrics, health, `/metrics`,
- * body parsers, the route table, `/openapi.json` generated from it, the `/docs` page reading it,
+ * body parsers, cross-site writes refused (cross-site.ts), the route table, `/openapi.json` generated from it, the `/docs` page reading it,
  * 404 for unknown paths and the one error middleware.
  */
 export function buildServiceApp(options: ServiceAppOptions): Express {
@@ -116,7 +127,7 @@ export function buildServiceApp(options: ServiceAppOptions): Express {
       res.json(document);
     },
   });
-  const routes = resolveAuth(options.routes, options.auth).map((route) => withServiceAnswers(route, options.openapi.errorSchema));
+  const routes = resolveAuth(options.routes, options.auth).map((route) => refusingCrossSite(withServiceAnswers(route, options.openapi.errorSchema)));
 
   const router = express.Router({ caseSensitive: true, strict: false });
   mountRoutes(router, [...health, openapiRoute]);

@@ -17,3 +17,4 @@ export * from './serve';
 export * from './shutdown-settings';
 export * from './xml';
 export * from './trust-proxy';
+export * from './cross-site';

@@ -21,4 +21,4 @@ export { startReplicas, databaseUrl, type Replicas, type ReplicaOptions, type Ex
 export { useReplicas, type UsedReplicas } from './replicas/use-replicas';
 export { runScript, type ScriptResult } from './replicas/run-script';
 export { bundleEntry } from './replicas/bundle';
-export { browseDocsPage, CHROMIUM, expectDocsPageRenders, type DocsPageView } from './docs-page/browse-docs';
+export { browseDocsPage, CHROMIUM, expectDocsPageRenders, launchChromium, type DocsPageView } from './docs-page/browse-docs';

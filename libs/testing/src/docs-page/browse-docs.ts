@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { Express } from 'express';
+import type { Browser } from 'playwright-core';
 import { DOCS_PATH } from '@lib/http';
 import { listenLoopback } from '../sweeps/raw-client';
 
@@ -20,19 +21,30 @@ export interface DocsPageView {
 }
 
 /**
+ * Headless chromium (playwright-core on Debian's chromium): for the browser tests, which never skip.
+ * Fails with the install command when chromium is missing.
+ */
+export async function launchChromium(timeoutMs = 60_000): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`the browser tests need Debian's chromium at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (.ci/run does)`);
+  }
+  const { chromium } = await import('playwright-core');
+  // --no-sandbox: CI runs as root, where chromium's sandbox refuses to start.
+  return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'], timeout: timeoutMs });
+}
+
+/**
  * Serves `app` on a loopback port, opens its `/docs` page in headless chromium, waits (generously)
  * until Swagger UI has rendered the operations, and reports what the page showed and fetched.
  * Fails with the install command when chromium is missing: the browser test never skips.
  */
 export async function browseDocsPage(app: Express, timeoutMs = 60_000): Promise<DocsPageView> {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`the /docs browser test needs Debian's chromium at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (.ci/run does)`);
-  }
-  const { chromium } = await import('playwright-core');
-  const server = await listenLoopback(app);
+  const browser = await launchChromium(timeoutMs);
+  const server = await listenLoopback(app).catch(async (err: unknown) => {
+    await browser.close();
+    throw err;
+  });
   const origin = `http://127.0.0.1:${server.port}`;
-  // --no-sandbox: CI runs as root, where chromium's sandbox refuses to start.
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'], timeout: timeoutMs });
   try {
     const page = await browser.newPage();
     const view: DocsPageView = { operations: [], documented: await documentedOperations(origin), foreignRequests: [], consoleErrors: [], csp: undefined };

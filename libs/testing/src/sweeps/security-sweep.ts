@@ -26,7 +26,9 @@ const SECURITY_HEADERS: Record<string, RegExp> = {
 
 /**
  * Security checks generated from the app's route table: every protected route refuses missing and
- * wrong credentials with 401 (and writes nothing), every route that takes a body answers 413 to a
+ * wrong credentials with 401 (and writes nothing), every state-changing route refuses a browser's
+ * request from another site or origin with 403 even with valid credentials (and writes nothing),
+ * every route that takes a body answers 413 to a
  * body over the limit (and writes nothing), and every answer carries the security headers and is not
  * HTML (which is why no CSP or frame-ancestors is sent).
  */
@@ -50,6 +52,29 @@ export function securitySweep(target: SecuritySweepTarget): void {
         const label = `${route.method} ${route.path} ${JSON.stringify({ headers, query })}`;
         const challenge = res.headers['www-authenticate'] !== undefined;
         expect({ label, status: res.status, challenge, json: /json/.test(String(res.headers['content-type'])) }).toEqual({ label, status: 401, challenge: true, json: true });
+      }
+    }
+  }, 30_000);
+
+  it('every state-changing route refuses a browser request from another site or origin with 403 cross_site_request, valid credentials and all, writing nothing', async () => {
+    const before = await seededSnapshot(target);
+    const writes = routeTable(target.app).filter((route) => route.method !== 'get');
+    expect(writes.length).toBeGreaterThan(0);
+    const foreign: Array<Record<string, string>> = [
+      { 'Sec-Fetch-Site': 'cross-site', Origin: 'https://evil.example' },
+      { 'Sec-Fetch-Site': 'same-site' },
+      { Origin: 'https://evil.example' },
+      { Origin: 'null' },
+    ];
+    for (const route of writes) {
+      for (const browser of foreign) {
+        const type = bodyTypes(route)[0];
+        const body = type === undefined ? undefined : type === 'json' ? '{}' : '';
+        const headers = { ...browser, Accept: 'application/json', ...(type ? { 'Content-Type': mediaType(type) } : {}) };
+        const req = withCredentials(target, route, { method: route.method, url: urlOf(target, route), headers, body });
+        const { res } = await sendAndCheck(target, server.port, req, before);
+        const label = `${route.method} ${route.path} ${JSON.stringify(browser)}`;
+        expect({ label, status: res.status, code: /"cross_site_request"/.test(res.text), json: /json/.test(String(res.headers['content-type'])) }).toEqual({ label, status: 403, code: true, json: true });
       }
     }
   }, 30_000);
