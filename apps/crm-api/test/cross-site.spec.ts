@@ -125,7 +125,7 @@ describe('in a real browser holding the credentials the user typed (chromium)', 
       await page.goto(`${origin}/docs`);
       const created = await page.evaluate(async (auth) => {
         const res = await fetch('/dev/api/contacts', { method: 'POST', headers: { Authorization: auth, 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify({ properties: [{ type: 'SYSTEM', name: 'first_name', value: 'Fay' }] }) });
-        return { status: res.status, id: (await res.json()).id as number };
+        return { status: res.status, id: ((await res.json()) as { id: number }).id };
       }, ann.auth);
       expect(created.status).toBe(200);
       expect(await ctx.Contact.findById(created.id).lean()).toMatchObject({ account: ann.account });

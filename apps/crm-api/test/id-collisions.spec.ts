@@ -1,15 +1,22 @@
-import { forgetHeldIds } from '@lib/mongo';
 import { dealHelpers } from './deal-helpers';
 import { expectError, storedState } from './expectations';
 import { person, setupCrmApp, type TestUser } from './setup-app';
 
 /**
- * A create whose id the counter hands out while another document already holds it (a restored
- * backup, a reset counter): the create takes a fresh id and never
+ * A create whose new id another document already holds (two accounts drawing the same random id in
+ * the same millisecond; a record restored from elsewhere): the create takes a fresh id and never
  * fails or overwrites because of it, and what it claimed for the taken id is given back.
+ *
+ * The clock stands still in these tests, so the next id of the account is predictable: the last
+ * one + 1 (store/account-scope.ts accountIds), which a squatter can take first.
  */
 const ctx = setupCrmApp();
 const deals = dealHelpers(ctx);
+beforeEach(() => {
+  const frozen = Date.now();
+  jest.spyOn(Date, 'now').mockImplementation(() => frozen);
+});
+afterEach(() => jest.restoreAllMocks());
 const contacts = () => ctx.connection.collection<{ _id: number }>('contacts');
 const claimsHeld = async () => Object.fromEntries((await ctx.EmailClaim.find().lean()).map((c) => [c._id, c.contact]));
 const contactCount = async (user: TestUser) => (await ctx.Account.findById(user.account).lean())!.contact_count;
@@ -84,21 +91,6 @@ describe('C3 when the next contact id is already taken', () => {
     expectError(res, 400, 'duplicate_email', ['properties']);
     expect(await storedState(ctx.connection)).toEqual(before);
     expect(await claimsHeld()).toEqual({ [`${ann.account}:taken@x.test`]: first.body.id + 1 });
-  });
-
-  it('after the counter is lost (restored backup, restarted process), moves it past the stored ids in one retry', async () => {
-    const made: number[] = [];
-    for (const name of ['A', 'B', 'C']) made.push((await ctx.as(ann).post('/dev/api/contacts').send(person(name, `${name}@x.test`))).body.id);
-    await ctx.connection.collection<{ _id: string }>('counters').deleteOne({ _id: 'contacts' });
-    forgetHeldIds(ctx.connection);
-
-    const res = await ctx.as(ann).post('/dev/api/contacts').send(person('D', 'D@x.test'));
-
-    expect(res.status).toBe(200);
-    expect(res.body.id).toBeGreaterThan(Math.max(...made));
-    expect((await ctx.Contact.find().sort({ _id: 1 }).lean()).map((c) => c.properties[0].value)).toEqual(['A', 'B', 'C', 'D']);
-    expect(await ctx.EmailClaim.countDocuments()).toBe(4);
-    expect(await contactCount(ann)).toBe(4);
   });
 });
 

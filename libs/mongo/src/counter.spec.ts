@@ -1,6 +1,6 @@
 import { useTestDatabase } from '@lib/testing';
 import { Schema } from 'mongoose';
-import { forgetHeldIds, idSequence, INSERT_TOKEN, insertTokenField, insertWithSequenceId, MAX_ID_ATTEMPTS, nextSequence } from './counter';
+import { idSequence, INSERT_TOKEN, insertTokenField, insertWithSequenceId, MAX_ID_ATTEMPTS, nextSequence } from './counter';
 
 /** Stored documents without their insert tokens (compared where the token's value is not the point). */
 const untokened = (docs: Record<string, unknown>[]) => docs.map(({ [INSERT_TOKEN]: _token, ...doc }) => doc);
@@ -62,37 +62,13 @@ describe('nextSequence', () => {
       expect([await ids.next(), await ids.next()]).toEqual([2, 3]);
     });
 
-    it('with a block, reserves that many ids with one counter write and hands them out in order', async () => {
-      const ids = idSequence(db.connection, 'blocked', { block: 5 });
-      expect([await ids.next(), await ids.next()]).toEqual([1, 2]);
-      expect(await seq()).toEqual({ _id: 'blocked', seq: 5 });
-      // another process (or a plain caller) gets numbers after the block
-      expect(await nextSequence(db.connection, 'blocked')).toBe(6);
-      expect([await ids.next(), await ids.next(), await ids.next(), await ids.next()]).toEqual([3, 4, 5, 7]);
-      expect(await seq()).toEqual({ _id: 'blocked', seq: 11 });
-    });
-
-    it('gives 30 parallel callers of a blocked sequence 30 distinct ids from 6 counter writes', async () => {
-      const ids = idSequence(db.connection, 'blocked', { block: 5 });
-      const got = await Promise.all(Array.from({ length: 30 }, () => ids.next()));
-      expect([...got].sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
-      expect(await seq()).toEqual({ _id: 'blocked', seq: 30 });
-    });
-
-    it('skipPast moves the counter past a stored id and drops the held block; it never moves it back', async () => {
-      const ids = idSequence(db.connection, 'blocked', { block: 5 });
+    it('skipPast moves the counter past a stored id; it never moves it back', async () => {
+      const ids = idSequence(db.connection, 'blocked');
       expect(await ids.next()).toBe(1);
       await ids.skipPast(40);
       expect(await ids.next()).toBe(41);
       await ids.skipPast(10);
-      expect(await seq()).toEqual({ _id: 'blocked', seq: 45 });
-    });
-
-    it('forgetHeldIds drops the blocks held for a connection', async () => {
-      const ids = idSequence(db.connection, 'blocked', { block: 5 });
-      expect(await ids.next()).toBe(1);
-      forgetHeldIds(db.connection);
-      expect(await ids.next()).toBe(6);
+      expect(await seq()).toEqual({ _id: 'blocked', seq: 41 });
     });
   });
 
@@ -175,7 +151,7 @@ describe('nextSequence', () => {
 
     it(`gives up after ${MAX_ID_ATTEMPTS} taken ids, with the duplicate key error`, async () => {
       await model().create({ _id: 1, name: 'old' });
-      const stuck = { next: jest.fn(async () => 1), skipPast: jest.fn(async () => undefined) };
+      const stuck = { next: jest.fn(async () => 1), taken: jest.fn(async () => undefined) };
       const abandon = jest.fn(async () => undefined);
       await expect(insertWithSequenceId(model(), stuck, (id) => ({ _id: id, name: 'new' }), { abandon })).rejects.toMatchObject({ code: 11000 });
       expect(stuck.next).toHaveBeenCalledTimes(MAX_ID_ATTEMPTS);

@@ -15,7 +15,7 @@ const counters = (connection: Connection) =>
 /** MongoDB's duplicate-key error (E11000), from an insert or an upsert. */
 export const isDuplicateKey = (err: unknown) => (err as { code?: number }).code === 11000;
 
-/** How many ids one insert may try before it gives up (each retry first moves the counter past the stored ids). */
+/** How many ids one insert may try before it gives up (each retry draws again, after the source was told the id was taken). */
 export const MAX_ID_ATTEMPTS = 5;
 
 /** Runs an upsert of a counter; two first calls can both try to insert it, and the loser retries once (by then it exists). */
@@ -28,78 +28,44 @@ async function upsertCounter<T>(write: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Adds `by` to the sequence in one atomic `$inc` and returns its new value. */
-async function increment(connection: Connection, name: string, by: number): Promise<number> {
+/**
+ * The next integer of a named sequence, from one atomic `$inc` on the `counters` collection:
+ * concurrent callers never get the same number.
+ */
+export async function nextSequence(connection: Connection, name: string): Promise<number> {
   const counter = await upsertCounter(() =>
-    counters(connection).findOneAndUpdate({ _id: name }, { $inc: { seq: by } }, { upsert: true, returnDocument: 'after' }),
+    counters(connection).findOneAndUpdate({ _id: name }, { $inc: { seq: 1 } }, { upsert: true, returnDocument: 'after' }),
   );
   if (!counter) throw new Error(`counter ${name} was not returned`);
   return counter.seq;
 }
 
-/**
- * The next integer of a named sequence, from one atomic `$inc` on the `counters` collection:
- * concurrent callers never get the same number.
- */
-export function nextSequence(connection: Connection, name: string): Promise<number> {
-  return increment(connection, name, 1);
+/** Where an insert's ids come from: a sequence (idSequence), or time-ordered random ids (timeOrderedIds). */
+export interface IdSource {
+  next(): Promise<number>;
+  /** Told that `id` was taken by another document, before the next draw (`highestStored` reads the collection's highest `_id`). */
+  taken(id: number, highestStored: () => Promise<number | undefined>): Promise<void>;
 }
 
 /** Ids of one sequence, and the way to move it past ids already stored. */
-export interface IdSequence {
-  next(): Promise<number>;
-  /** Moves the sequence so that every later id is above `id`, dropping ids this process holds. */
+export interface IdSequence extends IdSource {
+  /** Moves the sequence so that every later id is above `id`. */
   skipPast(id: number): Promise<void>;
 }
 
-/** Blocks of ids this process reserved and has not handed out yet, per connection and sequence. */
-interface HeldIds {
-  next: number;
-  end: number;
-  refill?: Promise<void>;
-}
-const heldIds = new WeakMap<Connection, Map<string, HeldIds>>();
-
-function heldFor(connection: Connection, name: string): HeldIds {
-  let byName = heldIds.get(connection);
-  if (!byName) heldIds.set(connection, (byName = new Map()));
-  let held = byName.get(name);
-  if (!held) byName.set(name, (held = { next: 1, end: 0 }));
-  return held;
-}
-
-async function takeHeld(connection: Connection, name: string, block: number): Promise<number> {
-  for (;;) {
-    const held = heldFor(connection, name);
-    if (held.next <= held.end) return held.next++;
-    // one reservation at a time; callers that find the block empty meanwhile wait for it
-    held.refill ??= increment(connection, name, block)
-      .then((seq) => {
-        held.next = seq - block + 1;
-        held.end = seq;
-      })
-      .finally(() => (held.refill = undefined));
-    await held.refill;
-  }
-}
-
-/** Drops every id block held for this connection (the test helper calls it when it empties the database). */
-export function forgetHeldIds(connection: Connection): void {
-  heldIds.delete(connection);
-}
-
 /**
- * A named sequence of integer ids. `offset` is added to each (ids of a sequence that must skip
- * small numbers). With `block` > 1, one `$inc` reserves that many ids for this process, handed out
- * in order without asking the database again: ids stay unique across processes, but a process
- * that stops loses the rest of its block (gaps), and two processes hand out interleaved ranges.
+ * A named sequence of integer ids, one atomic `$inc` per id: unique across processes; a create that
+ * starts after another one answered gets a larger id; gaps where an id was taken and the insert then
+ * failed, or the sequence was moved past stored ids. `offset` is added to each (ids of a sequence
+ * that must skip small numbers).
  */
-export function idSequence(connection: Connection, name: string, options: { offset?: number; block?: number } = {}): IdSequence {
-  const { offset = 0, block = 1 } = options;
-  return {
-    next: async () => (block > 1 ? await takeHeld(connection, name, block) : await increment(connection, name, 1)) + offset,
+export function idSequence(connection: Connection, name: string, options: { offset?: number } = {}): IdSequence {
+  const { offset = 0 } = options;
+  const sequence: IdSequence = {
+    next: async () => (await nextSequence(connection, name)) + offset,
+    // behind the stored ids (a restored backup, a reset counter): past the highest of them
+    taken: async (id, highestStored) => sequence.skipPast((await highestStored()) ?? id),
     async skipPast(id) {
-      heldIds.get(connection)?.delete(name);
       const seq = id - offset;
       try {
         // raised only if below (a missing counter is made); a counter already past it makes the upsert a duplicate key: nothing to do
@@ -109,6 +75,7 @@ export function idSequence(connection: Connection, name: string, options: { offs
       }
     },
   };
+  return sequence;
 }
 
 /**
@@ -135,10 +102,10 @@ export interface SequenceInsertOptions<T> {
 /**
  * Inserts `build(id)` under the next id of `ids`, with a fresh insert token.
  *
- * A duplicate `_id` held by a document with another token (or none) means the counter is behind the
- * stored ids (a restored backup, a reset counter): the sequence is moved past the highest stored
- * `_id`, `abandon` undoes the attempt, and the document is built again under a fresh id (at most
- * MAX_ID_ATTEMPTS ids in all).
+ * A duplicate `_id` held by a document with another token (or none) means the id was taken: a
+ * random id drawn twice, or a sequence behind the stored ids (a restored backup, a reset counter).
+ * The source is told (`taken`: a sequence moves past the highest stored `_id`), `abandon` undoes the
+ * attempt, and the document is built again under a fresh id (at most MAX_ID_ATTEMPTS ids in all).
  * A document with equal content is someone else's: two identical requests make two records.
  *
  * A duplicate `_id` held by a document with this insert's token means the reply to the insert was
@@ -147,7 +114,7 @@ export interface SequenceInsertOptions<T> {
  */
 export async function insertWithSequenceId<T extends { _id: number }>(
   model: Model<T>,
-  ids: IdSequence,
+  ids: IdSource,
   build: (id: number) => T | Promise<T>,
   options: SequenceInsertOptions<T> = {},
 ): Promise<T> {
@@ -164,8 +131,7 @@ export async function insertWithSequenceId<T extends { _id: number }>(
       if (holder !== 'another') return holder;
       await options.abandon?.(doc);
       if (attempt >= MAX_ID_ATTEMPTS) throw err;
-      const highest = await model.findOne({}, { _id: 1 }).sort({ _id: -1 }).lean<{ _id: number }>();
-      await ids.skipPast(highest?._id ?? doc._id);
+      await ids.taken(doc._id, async () => (await model.findOne({}, { _id: 1 }).sort({ _id: -1 }).lean<{ _id: number }>())?._id);
     }
   }
 }

@@ -1,5 +1,6 @@
 export * from './connect';
 export * from './counter';
+export * from './time-ordered-ids';
 export * from './driver-collection';
 export * from './database';
 export * from './embedded';

@@ -1,4 +1,4 @@
-import { idSequence, insertWithSequenceId } from '@lib/mongo';
+import { insertWithSequenceId, timeOrderedIds } from '@lib/mongo';
 import type { Connection } from 'mongoose';
 import { accountModel, type AccountDoc } from './account.model';
 import { domainUserModel, type DomainUserDoc } from './domain-user.model';
@@ -14,12 +14,14 @@ export function accountRepository(connection: Connection) {
   return {
     accountById: (id: number) => Account.findById(id).lean<AccountDoc>(),
     accountByDomain: (domain: string) => Account.findOne({ domain }).lean<AccountDoc>(),
+    // accounts and users get time-ordered random ids like the records (store/account-scope.ts
+    // accountIds): a user's id is shown to its account and must count nothing of the others
     insertAccount: (domain: string, created_time: number) =>
-      insertWithSequenceId(Account, idSequence(connection, 'accounts'), (id) => ({ _id: id, domain, contact_count: 0, created_time })),
+      insertWithSequenceId(Account, timeOrderedIds(connection, 'accounts'), (id) => ({ _id: id, domain, contact_count: 0, created_time })),
 
     userByEmail: (email: string) => DomainUser.findOne({ email }).lean<DomainUserDoc>(),
     userExists: async (email: string) => (await DomainUser.exists({ email })) !== null,
-    insertUser: (build: (id: number) => DomainUserDoc) => insertWithSequenceId(DomainUser, idSequence(connection, 'domain_users'), build),
+    insertUser: (account: number, build: (id: number) => DomainUserDoc) => insertWithSequenceId(DomainUser, timeOrderedIds(connection, `domain_users:${account}`), build),
     /** The user after the change, or null when no user has the email. */
     updateUser: (email: string, update: Partial<DomainUserDoc>) => DomainUser.findOneAndUpdate({ email }, { $set: update }, { returnDocument: 'after' }).lean<DomainUserDoc>(),
     touchLogin: (id: number, time: number) => DomainUser.updateOne({ _id: id }, { $set: { logged_in_time: time } }),

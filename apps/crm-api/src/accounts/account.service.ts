@@ -63,7 +63,7 @@ export function accountService(connection: Connection) {
       const account = await ensureAccount(input.domain);
       const apiKey = input.apiKey ?? generateApiKey();
       try {
-        const user = await directory.insertUser((id) => ({
+        const user = await directory.insertUser(account._id, (id) => ({
           _id: id,
           account: account._id,
           domain: account.domain,

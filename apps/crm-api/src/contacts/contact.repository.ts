@@ -1,15 +1,9 @@
-import { driverCollection, idSequence, type SequenceInsertOptions } from '@lib/mongo';
+import { driverCollection, type SequenceInsertOptions } from '@lib/mongo';
 import type { Connection } from 'mongoose';
 import type { CrmPager, Page, SortedPageParams } from '../paging';
 import { accountScope, type Changes, type ScopedFilter } from '../store/account-scope';
 import { contactModel, type ContactDoc } from './contact.model';
 import { nowSeconds } from '../input/epoch';
-
-/**
- * Contact ids are reserved this many at a time (one counter write per block instead of one per
- * create): unique across processes, increasing within one, with gaps where a process stopped.
- */
-const CONTACT_ID_BLOCK = 20;
 
 const tagPath = (tag: string) => `tag_times.${tag}`;
 /** Every write bumps `rev`; whole-document edits are compare-and-set on it. */
@@ -66,7 +60,7 @@ export function contactRepository(connection: Connection, account: number) {
      * `beforeInsert` runs right before each insert is sent.
      */
     insert: (build: (id: number) => Promise<Omit<ContactDoc, 'account'>>, options: { beforeInsert: () => void; abandon: SequenceInsertOptions<ContactDoc>['abandon'] }) =>
-      scope.insert(idSequence(connection, 'contacts', { block: CONTACT_ID_BLOCK }), build, {
+      scope.insert(build, {
         insert: async (doc) => {
           options.beforeInsert();
           await driverCollection(Contact).insertOne(doc);

@@ -1,4 +1,3 @@
-import { idSequence } from '@lib/mongo';
 import type { Connection } from 'mongoose';
 import type { CrmPager, Page, SortedPageParams } from '../paging';
 import { accountScope, type Changes, type ScopedFilter } from '../store/account-scope';
@@ -14,7 +13,7 @@ export function dealRepository(connection: Connection, account: number) {
   const scope = accountScope(dealModel(connection), account);
   return {
     get: scope.get,
-    insert: (fields: Omit<DealDoc, '_id' | 'account'>) => scope.insert(idSequence(connection, 'deals'), (id) => ({ _id: id, ...fields })),
+    insert: (fields: Omit<DealDoc, '_id' | 'account'>) => scope.insert((id) => ({ _id: id, ...fields })),
     /** Sets the fields (and updated_time) when the deal matches `guard`; the deal as it was before, or null. */
     setIf: (id: number, guard: Partial<Placement>, changes: Changes<DealDoc>) =>
       scope.findOneAndUpdate({ _id: id, ...guard }, { $set: { ...changes, updated_time: nowSeconds() } }, 'before'),

@@ -1,4 +1,3 @@
-import { idSequence } from '@lib/mongo';
 import type { SortKey } from '@lib/paging';
 import type { Connection } from 'mongoose';
 import type { CrmPager, Page } from '../paging';
@@ -11,7 +10,7 @@ type PageParams = { page_size: number; cursor?: string };
 export function eventRepository(connection: Connection, account: number) {
   const scope = accountScope(eventModel(connection), account);
   return {
-    insert: (fields: Omit<EventDoc, '_id' | 'account' | 'rev'>) => scope.insert(idSequence(connection, 'events'), (id) => ({ _id: id, ...fields }) as Omit<EventDoc, 'account'>),
+    insert: (fields: Omit<EventDoc, '_id' | 'account' | 'rev'>) => scope.insert((id) => ({ _id: id, ...fields }) as Omit<EventDoc, 'account'>),
     /** A compare-and-set edit on the stored event (see revision-update.ts); null when there is none. */
     updateByRevision: (id: number, changesFor: (current: EventDoc) => Record<string, unknown>) => scope.updateByRevision(id, changesFor),
     remove: (id: number) => scope.deleteOne({ _id: id }),

@@ -1,4 +1,3 @@
-import { idSequence } from '@lib/mongo';
 import type { Connection } from 'mongoose';
 import type { CrmPager, Page } from '../paging';
 import { accountScope, type Changes } from '../store/account-scope';
@@ -12,7 +11,7 @@ type PageParams = { page_size: number; cursor?: string };
 export function noteRepository(connection: Connection, account: number) {
   const scope = accountScope(noteModel(connection), account);
   return {
-    insert: (fields: Omit<NoteDoc, '_id' | 'account'>) => scope.insert(idSequence(connection, 'notes'), (id) => ({ _id: id, ...fields })),
+    insert: (fields: Omit<NoteDoc, '_id' | 'account'>) => scope.insert((id) => ({ _id: id, ...fields })),
     /** One atomic `$set`; null when there is no such note. */
     update: (id: number, changes: Changes<NoteDoc>) => scope.findOneAndUpdate({ _id: id }, { $set: { ...changes, updated_time: nowSeconds() } }, 'after'),
 

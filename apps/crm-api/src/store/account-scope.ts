@@ -1,4 +1,4 @@
-import { driverCollection, insertWithSequenceId, removeFromLists, updateByRevision, type IdSequence, type SequenceInsertOptions } from '@lib/mongo';
+import { driverCollection, insertWithSequenceId, removeFromLists, timeOrderedIds, updateByRevision, type SequenceInsertOptions } from '@lib/mongo';
 import { collectionSource, modelSource, type PageSource, type SortKey } from '@lib/paging';
 import type { Model, mongo, UpdateQuery } from 'mongoose';
 import type { CrmPager, Page, SortedPageParams } from '../paging';
@@ -21,6 +21,16 @@ export type ScopedUpdate = Record<string, unknown> & { $set?: Record<string, unk
 
 /** New values of a record's fields: never its id or account. */
 export type Changes<T> = Partial<Omit<T, '_id' | 'account'>>;
+
+/**
+ * New ids of one account's records of `model`: time-ordered random ids (libs/mongo
+ * time-ordered-ids.ts), growing in creation order within the account on one replica, and made
+ * without a database round trip. They reveal when a record was made (as its `created_time` does),
+ * never how many records another account made: no counter is shared between accounts. Records
+ * stored before (sequential ids from the `counters` collection, 1, 2, 3…) keep their ids; every new
+ * id is above them (about 2^49 in 2026).
+ */
+export const accountIds = (model: Pick<Model<unknown>, 'db' | 'collection'>, account: number) => timeOrderedIds(model.db, `${model.collection.collectionName}:${account}`);
 
 /** Builds a repository for one account; services receive these, never models. */
 export type ForAccount<R> = (account: number) => R;
@@ -73,10 +83,13 @@ export function accountScope<T extends AccountRecord>(model: Model<T>, account: 
     },
     driverFindOne: (filter: ScopedFilter, options?: mongo.FindOptions) => driver().findOne(where(filter) as mongo.Filter<T>, options) as Promise<T | null>,
 
-    /** Inserts `build(id)` under the next id of the sequence, in this account. */
-    insert: (ids: IdSequence, build: (id: number) => Omit<T, 'account'> | Promise<Omit<T, 'account'>>, options?: SequenceInsertOptions<T>) =>
+    /**
+     * Inserts `build(id)` in this account under a new time-ordered random id (accountIds): ids that
+     * count nothing of other accounts.
+     */
+    insert: (build: (id: number) => Omit<T, 'account'> | Promise<Omit<T, 'account'>>, options?: SequenceInsertOptions<T>) =>
       // the server stores `_id` first whatever the order: the account follows it
-      insertWithSequenceId(model, ids, async (id) => ({ account, ...(await build(id)) }) as T, options),
+      insertWithSequenceId(model, accountIds(model, account), async (id) => ({ account, ...(await build(id)) }) as T, options),
 
     /** A page of the records matching `filter` (see paging.ts), its cursor bound to `scope`. */
     page: (pager: CrmPager, filter: ScopedFilter, params: PageParams, scope: string, order?: SortKey[]): Promise<Page<T>> =>

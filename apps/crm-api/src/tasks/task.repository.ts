@@ -1,4 +1,3 @@
-import { idSequence } from '@lib/mongo';
 import type { SortKey } from '@lib/paging';
 import type { Connection } from 'mongoose';
 import type { CrmPager, Page } from '../paging';
@@ -12,7 +11,7 @@ export function taskRepository(connection: Connection, account: number) {
   const scope = accountScope(taskModel(connection), account);
   return {
     get: scope.get,
-    insert: (fields: Omit<TaskDoc, '_id' | 'account' | 'rev'>) => scope.insert(idSequence(connection, 'tasks'), (id) => ({ _id: id, ...fields }) as Omit<TaskDoc, 'account'>),
+    insert: (fields: Omit<TaskDoc, '_id' | 'account' | 'rev'>) => scope.insert((id) => ({ _id: id, ...fields }) as Omit<TaskDoc, 'account'>),
     /** A compare-and-set edit on the stored task (see revision-update.ts); null when there is none. */
     updateByRevision: (id: number, changesFor: (current: TaskDoc) => Record<string, unknown>) => scope.updateByRevision(id, changesFor),
     remove: (id: number) => scope.deleteOne({ _id: id }),

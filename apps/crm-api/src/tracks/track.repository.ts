@@ -1,4 +1,4 @@
-import { idSequence, isDuplicateKey } from '@lib/mongo';
+import { isDuplicateKey } from '@lib/mongo';
 import type { Connection } from 'mongoose';
 import { accountScope } from '../store/account-scope';
 import { trackModel, type TrackDoc } from './track.model';
@@ -15,9 +15,10 @@ export function trackRepository(connection: Connection, account: number) {
     /** Names of the tracks among `ids` (a driver read: a page of deals shows them). */
     namesOf: (ids: number[]) => scope.driverFind<Pick<TrackDoc, '_id' | 'name'>>({ _id: { $in: ids } }, { projection: { name: 1 } }),
 
-    // ids start at 2: D9 and D10 read pipeline_id 0 as "the Default track" and 1 as "all tracks"
+    // never 0 or 1 (D9 and D10 read pipeline_id 0 as "the Default track" and 1 as "all tracks"):
+    // time-ordered ids are above 2^48, and the tracks stored before started at 2
     insert: (name: string, milestones: string[], created_time: number) =>
-      scope.insert(idSequence(connection, 'tracks', { offset: 1 }), (id) => ({ _id: id, name, milestones, created_time, rev: 0 })),
+      scope.insert((id) => ({ _id: id, name, milestones, created_time, rev: 0 })),
     /** Renames and sets the milestones unless the track changed since `rev`; null then. */
     update: (id: number, rev: number, changes: Pick<TrackDoc, 'name' | 'milestones'>) =>
       scope.findOneAndUpdate({ _id: id, rev }, { $set: changes, $inc: { rev: 1 } }, 'after'),

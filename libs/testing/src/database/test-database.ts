@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Connection } from 'mongoose';
-import { connectMongo, forgetHeldIds, startEmbeddedMongo, type EmbeddedProcess } from '@lib/mongo';
+import { connectMongo, startEmbeddedMongo, type EmbeddedProcess } from '@lib/mongo';
 import { insideTests } from '../inside-tests';
 
 export interface TestDatabase {
@@ -59,7 +59,6 @@ export function useTestDatabase(options: { monitorCommands?: boolean; ownServer?
     },
     async clear() {
       if (!connection) return;
-      forgetHeldIds(connection); // the counters go too: ids reserved from them before would come round again
       await Promise.all(Object.values(connection.models).map((model) => model.deleteMany({})));
     },
   };
