@@ -37,6 +37,8 @@ describe('timeOrderedId', () => {
 describe('timeOrderedIds', () => {
   const db = useTestDatabase();
   beforeEach(() => db.clear());
+  const things = () =>
+    db.connection.models.TimeThing ?? db.connection.model('TimeThing', new Schema({ _id: Number, ...insertTokenField, name: String }, { versionKey: false }), 'time_things');
 
   it('A makes one, B five, A one: A\'s second id follows its first, whatever B did', async () => {
     const clock = () => AT;
@@ -62,7 +64,7 @@ describe('timeOrderedIds', () => {
   });
 
   it('inserts through insertWithSequenceId without a database round trip for the id, and draws again after a taken id', async () => {
-    const Thing = db.connection.model('TimeThing', new Schema({ _id: Number, ...insertTokenField, name: String }, { versionKey: false }), 'time_things');
+    const Thing = things();
     const squatted = timeOrderedId(AT);
     await Thing.create({ _id: squatted, name: 'squatter' });
     // a source whose first draw is the squatted id, then the real generator
@@ -76,7 +78,7 @@ describe('timeOrderedIds', () => {
   });
 
   it('gives 200 concurrent inserts over 20 keys 200 distinct stored ids', async () => {
-    const Thing = db.connection.models.TimeThing ?? db.connection.model('TimeThing', new Schema({ _id: Number, ...insertTokenField, name: String }, { versionKey: false }), 'time_things');
+    const Thing = things();
     const clock = () => AT; // every insert in one millisecond: draws collide most there
     const made = await Promise.all(
       Array.from({ length: 200 }, (_, i) => insertWithSequenceId(Thing, timeOrderedIds(db.connection, `things:${i % 20}`, clock), (id) => ({ _id: id, name: `t${i}` }))),
