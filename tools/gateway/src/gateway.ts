@@ -66,8 +66,8 @@ const clientAddress = (address = '') => address.replace(/^::ffff:(?=\d+\.\d+\.\d
 /**
  * The local stand-in for the ingress: routes each request by its Host header to the service's
  * target. Like ingress-nginx, it sets X-Forwarded-For to the address it saw and X-Forwarded-Proto,
- * -Port and -Host to its own view, replacing whatever the client sent (the services trust exactly
- * one proxy hop, so a client cannot choose its address). Returns a server that is not listening yet.
+ * -Port and -Host to its own view, replacing whatever the client sent (the services trust the
+ * gateway, TRUST_PROXY=loopback under npm start, so a client cannot choose its address). Returns a server that is not listening yet.
  */
 export function createGateway(options: GatewayOptions): Server {
   const { services, domain, resolveTarget, onProxyError, onRequestDone } = options;

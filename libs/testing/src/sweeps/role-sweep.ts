@@ -1,5 +1,5 @@
 import type { AnyRoute } from '@lib/routing';
-import { routeTable } from '@lib/http';
+import { CROSS_SITE_DESCRIPTION, routeTable } from '@lib/http';
 import type { RawRequest } from './raw-client';
 import { bodyFields, bodyTypes, encodeBody, encode, fillPath, formEncode, mediaType, pathParams, plausibleObject, queryFields } from './route-shape';
 import { seededSnapshot, sendAndCheck, useLoopbackServer, type SweepTarget } from './sweep-target';
@@ -9,8 +9,11 @@ export interface RoleSweepTarget extends SweepTarget {
   credentials(route: AnyRoute): Record<string, string>;
 }
 
-/** A route is role-restricted when its table row documents a 403 answer. */
-const restricted = (route: AnyRoute) => 403 in route.responses;
+/**
+ * A route is role-restricted when its table row documents a 403 answer other than the one every
+ * write documents for a browser's cross-site request (libs/http cross-site.ts).
+ */
+const restricted = (route: AnyRoute) => 403 in route.responses && route.responses[403].description !== CROSS_SITE_DESCRIPTION;
 
 /** A plausible request of the route: sample values in the path, query and body. */
 function plausibleRequest(target: SweepTarget, route: AnyRoute): RawRequest {
