@@ -1,6 +1,5 @@
 import { routeDefiner, type AuthScheme } from '@lib/routing';
 import { parseTrustedProxies } from '@lib/services';
-import { z } from '@lib/validation';
 import request from 'supertest';
 import { buildServiceApp } from './build-app';
 import { addItem, getItem, testAppOptions } from './test-app.fixture';

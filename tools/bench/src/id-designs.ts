@@ -104,20 +104,20 @@ async function main(): Promise<void> {
     const model = connection.model<Doc>('IdDesignContact', schema, 'contacts');
     await model.createIndexes();
     await connection.collection('counters').insertOne({ _id: 'warm-up' as never, seq: 0 });
-    const results = new Map<string, Figures[]>(DESIGNS.map((d) => [d.name, []]));
+    const results = new Map<Design, Figures[]>(DESIGNS.map((d) => [d, []]));
     for (let r = 0; r < ROUNDS + 1; r++) {
       // the order rotates each round; round 0 warms up and is not counted
       for (let k = 0; k < DESIGNS.length; k++) {
         const design = DESIGNS[(r + k) % DESIGNS.length];
         const figures = await round(design, connection, model, database.pid);
-        if (r > 0) results.get(design.name)!.push(figures);
+        if (r > 0) results.get(design)?.push(figures);
       }
     }
     console.log(`${ROUNDS} rounds of ${INSERTS} inserts per design (4 accounts in turn, one insert at a time), embedded database\n`);
     console.log('| design | commands per insert | client CPU per insert | database CPU per insert | wall per insert, median | wall per insert, p95 |');
     console.log('|---|---:|---:|---:|---:|---:|');
     for (const design of DESIGNS) {
-      const rounds = results.get(design.name)!;
+      const rounds = results.get(design) ?? [];
       const n = rounds.length * INSERTS;
       const sum = (pick: (f: Figures) => number) => rounds.reduce((total, f) => total + pick(f), 0);
       const latencies = rounds.flatMap((f) => f.latenciesMs);

@@ -49,7 +49,7 @@ const WILDCARDS = new Set(['0.0.0.0', '::']);
  * machine, reached there. The apps trust X-Forwarded-For from the gateway only: from loopback, and
  * from that address when the gateway connects from it (TRUST_PROXY, unless set).
  */
-function network(env: NodeJS.ProcessEnv) {
+function network(env: NodeJS.ProcessEnv): { reach: string; shown: string; appEnv: Record<string, string>; gatewayEnv: Record<string, string> } {
   const bind = bindAddressOf(env);
   const own = bind !== undefined && !WILDCARDS.has(bind) && !/^127\.|^::1$/.test(bind) ? bind : undefined;
   return {
