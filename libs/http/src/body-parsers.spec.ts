@@ -48,6 +48,19 @@ describe('bodyParsers', () => {
     expect(scalar.status).toBe(400);
   });
 
+  it('answers 400 for JSON of more values than any input may hold, before parsing it', async () => {
+    const big = appWith('1mb');
+    const parse = jest.spyOn(JSON, 'parse');
+    try {
+      const res = await request(big).post('/echo').set('Content-Type', 'application/json').send(`[${new Array(200_000).fill(0).join(',')}]`);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ code: 'bad_request', message: 'body: holds more than 20000 values' });
+      expect(parse).not.toHaveBeenCalledWith(expect.stringMatching(/^\[0,0,/), undefined);
+    } finally {
+      parse.mockRestore();
+    }
+  });
+
   it('parses forms flat: bracketed names stay plain keys', async () => {
     const res = await request(app).post('/echo').type('form').send('a[b]=1&c[]=2&d.e=3&name=Ada+L');
     expect(res.status).toBe(200);

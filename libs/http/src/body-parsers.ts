@@ -1,5 +1,5 @@
 import { hasBody } from '@lib/routing';
-import { XML_MEDIA_TYPES } from '@lib/validation';
+import { assertJsonWithinBounds, XML_MEDIA_TYPES } from '@lib/validation';
 import express, { type RequestHandler } from 'express';
 
 export interface BodyLimits {
@@ -16,7 +16,8 @@ export interface BodyLimits {
  */
 export function bodyParsers({ limit = '100kb' }: BodyLimits = {}): RequestHandler[] {
   return [
-    express.json({ limit, strict: true, type: ['application/json', 'application/*+json'] }),
+    // a large body of small values is refused before JSON.parse builds it (assertJsonWithinBounds)
+    express.json({ limit, strict: true, type: ['application/json', 'application/*+json'], verify: (_req, _res, body) => assertJsonWithinBounds(body) }),
     express.urlencoded({ limit, extended: false, parameterLimit: 200 }),
     express.text({ limit, type: XML_MEDIA_TYPES }),
   ];

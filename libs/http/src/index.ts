@@ -6,6 +6,7 @@ export * from './build-app';
 export * from './health';
 export * from './heavy-request-gate';
 export * from './lifecycle';
+export * from './list-text';
 export * from './logger';
 export * from './metrics';
 export * from './negotiate';

@@ -81,9 +81,9 @@ export function send(req: Request, res: Response, status: number, body: unknown,
   }
 }
 
-/** Sends JSON text already serialized (by a route that had to measure it), once negotiation chose JSON. */
-export function sendJsonText(res: Response, status: number, json: string): void {
+/** Sends JSON or XML text already written (by a route that measured it as it wrote it: see ListText), in the kind negotiation chose. */
+export function sendText(res: Response, status: number, kind: MediaKind, text: string): void {
   res.status(status);
   varyByAccept(res);
-  res.type('application/json').send(json);
+  res.type(MEDIA[kind]).send(text);
 }

@@ -9,7 +9,7 @@ import { fragment } from 'xmlbuilder2';
  * value read back was not the value stored, or the document did not parse.
  */
 
-const DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>';
+export const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>';
 
 /** Characters XML 1.0 cannot carry (control characters, lone surrogates, U+FFFE/U+FFFF). */
 const NOT_XML_CHAR = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
@@ -59,11 +59,21 @@ function writeElement(out: string[], name: string, value: unknown): void {
 }
 
 /**
+ * One element as `toXml` writes it inside its parent: `<name>…</name>` (`<name/>` for an empty
+ * object; nothing for null and undefined). A list's text is its items' texts between the root's tags.
+ */
+export function xmlElementText(name: string, value: unknown): string {
+  const out: string[] = [];
+  writeElement(out, name, value);
+  return out.join('');
+}
+
+/**
  * Renders a response body as XML: object keys become elements, an array becomes repeated elements
  * named after its key, and a top-level array becomes `<root><item/>…</root>`.
  */
 export function toXml(value: unknown, root: string, item = 'item'): string {
-  const out = [DECLARATION];
+  const out = [XML_DECLARATION];
   const tag = elementName(root);
   const body = Array.isArray(value) ? { [item]: value } : value;
   if (body === undefined || body === null) out.push(`<${tag}/>`);

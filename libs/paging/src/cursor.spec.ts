@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { HttpError } from '@lib/errors';
 import { z } from 'zod';
-import { CursorCodec } from './cursor';
+import { CursorCodec, MAX_CURSOR_LENGTH } from './cursor';
 
 const SECRET = 'test-secret-for-cursors';
 const codec = new CursorCodec(SECRET);
@@ -104,10 +104,12 @@ describe('CursorCodec', () => {
     },
   );
 
-  it('rejects over-long strings, even when correctly signed', () => {
+  it('rejects over-long strings, even when correctly signed, and never issues one', () => {
     expectInvalidCursor(() => codec.decode('A'.repeat(5000), position));
-    const long = codec.encode({ name: 'x'.repeat(2000), id: 1 });
+    const long = signed(Buffer.from(JSON.stringify({ name: 'x'.repeat(2000), id: 1 })).toString('base64url'));
     expectInvalidCursor(() => codec.decode(long, z.strictObject({ name: z.string(), id: z.number() })));
+    expect(() => codec.encode({ name: 'x'.repeat(2000), id: 1 })).toThrow(`longer than ${MAX_CURSOR_LENGTH}`);
+    expect(codec.encode({ name: 'x'.repeat(600), id: 1 }).length).toBeLessThanOrEqual(MAX_CURSOR_LENGTH);
   });
 
   it('rejects a correctly signed payload that fails the schema', () => {

@@ -3,7 +3,8 @@ import { HttpError } from '@lib/errors';
 import type { z } from 'zod';
 
 const SIGNATURE_BYTES = 16;
-const MAX_CURSOR_LENGTH = 1024;
+/** The longest cursor issued or accepted (what a page reserves for the cursor on its last item). */
+export const MAX_CURSOR_LENGTH = 1024;
 
 const invalidCursor = () => new HttpError(400, 'invalid_cursor', 'cursor: is not a cursor this service issued (pass the value from the previous page unchanged)', {
   details: [{ field: 'cursor', message: 'is malformed or has been altered' }],
@@ -20,7 +21,10 @@ export class CursorCodec {
 
   encode(payload: Record<string, unknown>, scope = ''): string {
     const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
-    return `${body}.${this.sign(body, scope).toString('base64url')}`;
+    const cursor = `${body}.${this.sign(body, scope).toString('base64url')}`;
+    // decode refuses a longer one: issuing it would strand the client
+    if (cursor.length > MAX_CURSOR_LENGTH) throw new Error(`CursorCodec: a cursor of ${cursor.length} characters is longer than ${MAX_CURSOR_LENGTH}`);
+    return cursor;
   }
 
   /** Decodes and checks a cursor; any malformed, altered or foreign cursor is a 400. */

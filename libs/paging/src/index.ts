@@ -1,4 +1,5 @@
 export * from './cursor';
+export * from './fill-page';
 export * from './keyset';
 export * from './offset-page';
 export * from './page-source';

@@ -2,7 +2,7 @@ import { useTestDatabase } from '@lib/testing';
 import { Schema, Types } from 'mongoose';
 import { z } from 'zod';
 import { CursorCodec } from './cursor';
-import { keysetAfter, markFirstAndLast, sortOf, takePage, type SortKey } from './keyset';
+import { keysetAfter, sortOf, takePage, type SortKey } from './keyset';
 
 describe('keysetAfter', () => {
   it('builds a single comparison for one key, in both directions', () => {
@@ -63,35 +63,6 @@ describe('takePage', () => {
     expect(takePage([1, 2, 3], 3)).toEqual({ items: [1, 2, 3], hasMore: false });
     expect(takePage([1], 3)).toEqual({ items: [1], hasMore: false });
     expect(takePage([], 3)).toEqual({ items: [], hasMore: false });
-  });
-});
-
-describe('markFirstAndLast', () => {
-  it('puts count on the first item and the cursor on the last', () => {
-    const out = markFirstAndLast([{ id: 1 }, { id: 2 }, { id: 3 }], 10, 'next');
-    expect(out).toEqual([{ id: 1, count: 10 }, { id: 2 }, { id: 3, cursor: 'next' }]);
-    expect('count' in out[1] || 'cursor' in out[1]).toBe(false);
-  });
-
-  it('leaves the cursor out when there is no next page', () => {
-    const out = markFirstAndLast([{ id: 1 }, { id: 2 }], 2);
-    expect(out).toEqual([{ id: 1, count: 2 }, { id: 2 }]);
-    expect('cursor' in out[1]).toBe(false);
-    expect('cursor' in markFirstAndLast([{ id: 1 }], 1, '')[0]).toBe(false);
-  });
-
-  it('returns an empty list unchanged', () => {
-    expect(markFirstAndLast([], 0, 'next')).toEqual([]);
-  });
-
-  it('gives a single item both count and cursor', () => {
-    expect(markFirstAndLast([{ id: 1 }], 5, 'c')).toEqual([{ id: 1, count: 5, cursor: 'c' }]);
-  });
-
-  it('does not change the items it was given', () => {
-    const items = [{ id: 1 }, { id: 2 }];
-    markFirstAndLast(items, 2, 'c');
-    expect(items).toEqual([{ id: 1 }, { id: 2 }]);
   });
 });
 

@@ -30,15 +30,3 @@ export function sortOf(keys: SortKey[]): Record<string, 1 | -1> {
 export function takePage<T>(fetched: T[], pageSize: number): { items: T[]; hasMore: boolean } {
   return { items: fetched.slice(0, pageSize), hasMore: fetched.length > pageSize };
 }
-
-/**
- * Page shaping of the CRM convention: the first item carries `count` (total matches), the last
- * item carries `cursor` only when another page exists.
- */
-export function markFirstAndLast<T extends object>(items: T[], count: number, cursor?: string): Array<T & { count?: number; cursor?: string }> {
-  const out: Array<T & { count?: number; cursor?: string }> = items.map((item) => ({ ...item }));
-  if (out.length === 0) return out;
-  out[0].count = count;
-  if (cursor) out[out.length - 1].cursor = cursor;
-  return out;
-}

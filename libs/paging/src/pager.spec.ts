@@ -212,6 +212,27 @@ describe('keysetPager against the database', () => {
     });
   });
 
+  describe.each(sources)('open, read from %s: a page read batch after batch', (_name, source) => {
+    it.each([
+      ['score', sortKeysOf('score')],
+      ['-at', sortKeysOf('-at')],
+    ])('each read continues right after the last item read, in order %s; the count is of the filter', async (_order, order) => {
+      const reader = pager.open({ size: 20 }, query({ from: source(), order, filter: { group: 'odd' }, count: true }));
+      const reads = [await reader.read(4), await reader.read(3), await reader.read(10), await reader.read(5)];
+      expect(reads.map((r) => r.length)).toEqual([4, 3, 4, 0]);
+      expect(reads.flat().map((i) => i._id)).toEqual(expectedIds(all.filter((i) => i.group === 'odd'), order));
+      await expect(reader.count).resolves.toBe(11);
+    });
+
+    it('a cursor after any item read resumes right after it, whatever was read beyond it', async () => {
+      const order = sortKeysOf('score');
+      const reader = pager.open({ size: 6 }, query({ from: source(), order }));
+      const read = [...(await reader.read(4)), ...(await reader.read(4))];
+      const next = await pager.page({ size: 6, cursor: reader.cursorAfter(read[2]) }, query({ from: source(), order }));
+      expect(next.items.map((i) => i._id)).toEqual(expectedIds(all, order).slice(3, 9));
+    });
+  });
+
   it('refuses to make a cursor from a sort value it cannot carry, and a page size below 1', async () => {
     await expect(pager.page({ size: 2 }, query({ order: [{ field: 'missing', direction: 1 }, { field: '_id', direction: 1 }] }))).rejects.toThrow(
       'the sort field missing holds undefined',
@@ -250,6 +271,22 @@ describe('keysetPager queries', () => {
     ]);
     // the count is of the filter alone, on every page
     expect(counts).toEqual([{ account: 7 }, { account: 7 }]);
+  });
+
+  it('open refuses a bad cursor at once, before any query; a read takes at least one item', async () => {
+    const { source, finds, counts } = recording(10);
+    const q = { from: source, filter: {}, scope: 's', order: byId, count: true as const };
+    expect(() => pager.open({ size: 2, cursor: 'garbage' }, q)).toThrow(HttpError);
+    expect([finds, counts]).toEqual([[], []]);
+    const reader = pager.open({ size: 2 }, q);
+    await expect(reader.read(0)).rejects.toThrow('a read takes a whole number of items from 1');
+  });
+
+  it('a count that fails while nobody awaits it is no unhandled rejection; awaiting it still fails', async () => {
+    const failing: PageSource<{ _id: number }> = { find: async () => [], count: () => Promise.reject(new Error('count failed')) };
+    const reader = pager.open({ size: 2 }, { from: failing, filter: {}, scope: 's', order: byId, count: true });
+    await new Promise((resolve) => setImmediate(resolve));
+    await expect(reader.count).rejects.toThrow('count failed');
   });
 
   it('sends the keyset clause alone when the filter is empty, and counts nothing unless asked', async () => {

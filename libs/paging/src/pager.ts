@@ -49,9 +49,34 @@ const otherOrder = (orderParam?: string) =>
 /** The filter's matches after the position: the keyset clause alone when the filter is empty. */
 const within = (filter: Record<string, unknown>, after: Record<string, unknown>) => (Object.keys(filter).length === 0 ? after : { $and: [filter, after] });
 
+/**
+ * A page being read, item batch after item batch (see `fillPage`): it knows where the page starts
+ * and signs the cursor after whichever item turns out to be the page's last.
+ */
+export interface PageReader<T> {
+  /** Items per page asked for. */
+  readonly size: number;
+  /** Every match of the filter, when the query asked for the count (read while the items are). */
+  readonly count?: Promise<number>;
+  /**
+   * The next `n` items (fewer at the end of the list) after those read so far: one indexed range
+   * read after the last item read. Calls must not overlap.
+   */
+  read(n: number): Promise<T[]>;
+  /** The cursor of the page that follows `item` (an item this reader read): it resumes right after it. */
+  cursorAfter(item: T): string;
+}
+export type CountedPageReader<T> = PageReader<T> & { readonly count: Promise<number> };
+
 export interface KeysetPager {
   page<T>(request: PageRequest, query: PageQuery<T> & { count: true }): Promise<CountedPage<T>>;
   page<T>(request: PageRequest, query: PageQuery<T>): Promise<Page<T>>;
+  /**
+   * The page as a reader, for a caller that decides where the page ends as it goes (a byte
+   * budget): a bad, foreign or mismatched cursor is a 400 here, before any query.
+   */
+  open<T>(request: PageRequest, query: PageQuery<T> & { count: true }): CountedPageReader<T>;
+  open<T>(request: PageRequest, query: PageQuery<T>): PageReader<T>;
 }
 
 /**
@@ -71,16 +96,39 @@ export function keysetPager(secret: string): KeysetPager {
     return position;
   }
 
-  async function page<T>(request: PageRequest, query: PageQuery<T>): Promise<Page<T>> {
+  function open<T>(request: PageRequest, query: PageQuery<T>): PageReader<T> {
     if (!Number.isInteger(request.size) || request.size < 1) throw new Error(`keyset paging: a page size is a whole number from 1, not ${request.size}`);
     if (query.order.length === 0) throw new Error('keyset paging: an order needs at least its tie-breaker');
-    const { order, after } = resume(request.cursor, query);
-    const range = after ? within(query.filter, keysetAfter(order, after)) : query.filter;
-    const [count, fetched] = await Promise.all([query.count ? query.from.count(query.filter) : undefined, query.from.find(range, sortOf(order), request.size + 1)]);
+    const start = resume(request.cursor, query);
+    const order = start.order;
+    let after = start.after;
+    const count = query.count ? query.from.count(query.filter) : undefined;
+    // awaited by whoever reads the page; a reader that fails first must not leave it unhandled
+    count?.catch(() => undefined);
+    return {
+      size: request.size,
+      ...(count && { count }),
+      async read(n: number): Promise<T[]> {
+        if (!Number.isInteger(n) || n < 1) throw new Error(`keyset paging: a read takes a whole number of items from 1, not ${n}`);
+        const range = after ? within(query.filter, keysetAfter(order, after)) : query.filter;
+        const items = await query.from.find(range, sortOf(order), n);
+        if (items.length > 0) {
+          const last = items[items.length - 1] as Record<string, unknown>;
+          after = order.map(({ field }) => last[field] as KeyValue);
+        }
+        return items;
+      },
+      cursorAfter: (item: T) => cursors.encode(positionOf(item as object, order), query.scope),
+    };
+  }
+
+  async function page<T>(request: PageRequest, query: PageQuery<T>): Promise<Page<T>> {
+    const reader = open(request, query);
+    const [count, fetched] = await Promise.all([reader.count, reader.read(request.size + 1)]);
     const { items, hasMore } = takePage(fetched, request.size);
-    const next = hasMore ? cursors.encode(positionOf(items[items.length - 1] as object, order), query.scope) : undefined;
+    const next = hasMore ? reader.cursorAfter(items[items.length - 1]) : undefined;
     return { items, ...(next !== undefined && { next }), ...(count !== undefined && { count }) };
   }
 
-  return { page: page as KeysetPager['page'] };
+  return { page: page as KeysetPager['page'], open: open as KeysetPager['open'] };
 }

@@ -1,5 +1,5 @@
 import { HttpError } from '@lib/errors';
-import { assertSafeInput } from './safe-input';
+import { assertJsonWithinBounds, assertSafeInput, MAX_INPUT_VALUES } from './safe-input';
 
 function rejection(value: unknown, location = 'body'): HttpError {
   try {
@@ -111,5 +111,40 @@ describe('assertSafeInput: text the database cannot take, and size', () => {
     const many = rejection({ a: Array.from({ length: 900 }, () => Array.from({ length: 30 }, () => 1)) });
     expect(many.message).toBe('body: holds more than 20000 values');
     expect(() => assertSafeInput({ ids: new Array(1_000).fill(1) }, 'body')).not.toThrow();
+  });
+});
+
+describe('assertJsonWithinBounds: JSON text that parses to too many values, refused before parsing', () => {
+  const refusal = (text: string) => {
+    try {
+      assertJsonWithinBounds(Buffer.from(text));
+    } catch (err) {
+      return err as { status: number; message: string; details: unknown };
+    }
+    return undefined;
+  };
+  const zeros = (n: number) => `{"ids":[${new Array(n).fill(0).join(',')}]}`;
+  /** `lists` arrays of `each` zeros under keys a0, a1, …: 1 + lists × (1 + each) values. */
+  const lists = (count: number, each: number) => JSON.stringify(Object.fromEntries(Array.from({ length: count }, (_, i) => [`a${i}`, new Array(each).fill(0)])));
+
+  it('refuses, with its own error for too many values, only what assertSafeInput refuses once parsed', () => {
+    for (const text of [zeros(MAX_INPUT_VALUES + 1), zeros(500_000), `${'['.repeat(MAX_INPUT_VALUES + 1)}${']'.repeat(MAX_INPUT_VALUES + 1)}`]) {
+      const err = refusal(text);
+      expect(err).toMatchObject({ status: 400, message: `body: holds more than ${MAX_INPUT_VALUES} values`, details: [{ field: 'body', message: `holds more than ${MAX_INPUT_VALUES} values` }] });
+      expect(() => assertSafeInput(JSON.parse(text), 'body')).toThrow(HttpError);
+    }
+  });
+
+  it('accepts what parses to at most the limit, and counts nothing inside strings (escaped quotes included)', () => {
+    const atLimit = lists(20, 998); // 1 + 20 × 999 = 19,981 values
+    expect(refusal(atLimit)).toBeUndefined();
+    expect(() => assertSafeInput(JSON.parse(atLimit), 'body')).not.toThrow();
+    const text = JSON.stringify({ note: `a "quoted\\" ${',[{'.repeat(100_000)}`, tail: 'x\\' });
+    expect(refusal(text)).toBeUndefined();
+  });
+
+  it('leaves malformed text to the parser', () => {
+    expect(refusal('{"a": "unterminated ,,,,')).toBeUndefined();
+    expect(refusal('')).toBeUndefined();
   });
 });

@@ -1,3 +1,4 @@
+import { XMLValidator } from 'fast-xml-parser';
 import { z } from 'zod';
 import { formArray } from './schemas';
 import { parseXml, XML_LIMITS, xmlInput } from './xml-input';
@@ -79,5 +80,22 @@ describe('xmlInput', () => {
   it('reads a DOCTYPE-looking text inside CDATA or a comment as text; an unterminated comment is malformed', () => {
     expect(xmlInput('<x><note><![CDATA[<!DOCTYPE html>]]></note><!-- <!DOCTYPE --></x>', schema)).toEqual({ note: '<!DOCTYPE html>' });
     expect(failure(() => parseXml(`<x>${'<!--'.repeat(50_000)}</x>`)).status).toBe(400);
+  });
+});
+
+describe('markup beyond what the element limit allows', () => {
+  it('is refused before the document is validated or parsed (parsing builds every node first)', () => {
+    const validate = jest.spyOn(XMLValidator, 'validate');
+    try {
+      const err = failure(() => parseXml(`<x>${'<a/>'.repeat(2 * XML_LIMITS.maxElements + 100)}</x>`));
+      expect(err).toMatchObject({ status: 400, code: 'invalid_body', message: `Malformed XML body: more than ${XML_LIMITS.maxElements} elements` });
+      expect(validate).not.toHaveBeenCalled();
+      // a document at the element limit, written with open and close tags, is read
+      const atLimit = `<x>${'<a>1</a>'.repeat(XML_LIMITS.maxElements - 1)}</x>`;
+      expect(parseXml(atLimit).children).toHaveLength(XML_LIMITS.maxElements - 1);
+      expect(validate).toHaveBeenCalledTimes(1);
+    } finally {
+      validate.mockRestore();
+    }
   });
 });

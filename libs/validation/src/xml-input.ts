@@ -64,8 +64,23 @@ function toElement(name: string, nodes: OrderedNode[], count: { elements: number
   return element;
 }
 
+/** Markup starts (`<`) a document of XML_LIMITS.maxElements elements may hold: an open and a close tag each, and a few more. */
+const MAX_MARKUP = 2 * XML_LIMITS.maxElements + 64;
+
+/**
+ * Whether the text holds more than MAX_MARKUP `<`: the parser builds every node before the element
+ * count is checked, and a body of empty elements takes about 40 times its size to parse (39 MB for
+ * 1 MB), so such a body is refused before it is parsed.
+ */
+function tooMuchMarkup(xml: string): boolean {
+  let found = 0;
+  for (let at = xml.indexOf('<'); at !== -1; at = xml.indexOf('<', at + 1)) if (++found > MAX_MARKUP) return true;
+  return false;
+}
+
 /** Parses an XML document into its root element; a 400 naming the problem when it is not well formed. */
 export function parseXml(xml: string): XmlElement {
+  if (tooMuchMarkup(xml)) throw malformed(`more than ${XML_LIMITS.maxElements} elements`);
   const declaration = declarationAt(xml);
   if (declaration !== -1) {
     throw malformed(`declarations such as <!DOCTYPE> or <!ENTITY> are not accepted (found "${xml.slice(declaration, declaration + 12)}…")`);
