@@ -13,6 +13,7 @@ import { contactRoutes } from './contacts/contact.routes';
 import { contactService } from './contacts/contact.service';
 import { contactSlots } from './contacts/contact-slots';
 import { contactDeletion } from './deletions/contact-deletion';
+import { BODY_LIMITS } from './http/body-limits';
 import { sendCrmError } from './http/error-body';
 import { authBusy, commonErrors, errorOutput, notAcceptable, tooManyFailures } from './http/errors.outputs';
 import { crmPager } from './paging';
@@ -109,7 +110,7 @@ export function createApp({ connection, logger, lifecycle, contactLimit, cursorS
     errorFormat: errorObjectWithStatusBody,
     errorSend: sendCrmError,
     isReady: () => databaseReady(connection),
-    bodyLimit: '1mb',
+    bodyLimit: BODY_LIMITS.records,
     openapi: {
       title: 'CRM API',
       errorSchema: errorOutput,

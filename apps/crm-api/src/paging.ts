@@ -1,7 +1,20 @@
-import { keysetPager, markFirstAndLast, sortKeysOf, type CountedPage, type PageSource, type SortKey } from '@lib/paging';
+import { keysetPager, sortKeysOf, type CountedPageReader, type PageReader, type PageSource, type SortKey } from '@lib/paging';
 import { queryEnum, queryInt, z } from '@lib/validation';
+import { PAGE_BUDGET_BYTES } from './http/page-budget';
 
+/** Default items per page of the contact lists (convention 6). */
 export const DEFAULT_PAGE_SIZE = 20;
+/**
+ * The most items a page holds, on every list: what clients of the original ask for (20 to 200). A
+ * page ends earlier when its answer reaches the byte budget (see http/page-budget.ts).
+ */
+export const PAGE_SIZE_MAX = 200;
+
+const BUDGET_MIB = PAGE_BUDGET_BYTES / (1024 * 1024);
+/** The rule every `page_size` states: a maximum, not a promise. */
+export const PAGE_SIZE_RULE =
+  `A maximum: a page holds fewer items when its answer (JSON or XML) would otherwise pass ${BUDGET_MIB} MiB, ` +
+  'and the cursor on its last item continues right after it';
 
 const cursorParam = z
   .string()
@@ -9,30 +22,29 @@ const cursorParam = z
   .optional()
   .meta({ description: 'The cursor of the last item of the previous page; absent or empty for the first page' });
 
-/** `page_size` (default 20 or the list's maximum, whichever is smaller) and `cursor` of convention 6. */
-export function pageParamsUpTo(max: number) {
-  const fallback = Math.min(DEFAULT_PAGE_SIZE, max);
+/** `page_size` (default `fallback`, at most PAGE_SIZE_MAX) and `cursor` of convention 6. */
+export function pageParams(fallback: number) {
   return {
-    page_size: queryInt({ min: 1, max, description: `Items per page (default ${fallback}, at most ${max})` }).default(fallback),
+    page_size: queryInt({ min: 1, max: PAGE_SIZE_MAX, description: `Items per page (default ${fallback}, at most ${PAGE_SIZE_MAX}). ${PAGE_SIZE_RULE}` }).default(fallback),
     // Empty means "no cursor" (the first page): clients often send `cursor=` with nothing yet.
     cursor: cursorParam,
   };
 }
 
 /**
- * `page_size` and `cursor` for lists the spec shows unpaged (notes, tasks and events of a
- * contact, T1–T4, E1): a whole list up to the list's maximum page by default, so clients written
- * for the unpaged original get everything they got when it fits; `cursor` on the last item when
- * more follow.
+ * `page_size` and `cursor` for lists the spec shows unpaged (notes, tasks, events and deals of a
+ * contact, T1–T4, E1, D12): the whole list by default when it fits one page (PAGE_SIZE_MAX items
+ * within the byte budget), so clients written for the unpaged original get everything they got;
+ * `cursor` on the last item when more follow.
  */
-export function wholeListParamsUpTo(max: number) {
-  return {
-    page_size: queryInt({ min: 1, max, description: `Items per page (default and at most ${max})` }).default(max),
-    cursor: cursorParam,
-  };
-}
+export const wholeListParams = {
+  page_size: queryInt({ min: 1, max: PAGE_SIZE_MAX, description: `Items per page (default and at most ${PAGE_SIZE_MAX}: the whole list when it fits). ${PAGE_SIZE_RULE}` }).default(
+    PAGE_SIZE_MAX,
+  ),
+  cursor: cursorParam,
+};
 
-export const wholeListQueryUpTo = (max: number) => z.strictObject(wholeListParamsUpTo(max));
+export const wholeListQuery = z.strictObject(wholeListParams);
 
 /** Creation order with the id as tie-breaker: stable while new records arrive. */
 export const BY_CREATION: SortKey[] = [
@@ -59,8 +71,11 @@ export interface SortedPageParams {
   global_sort_key?: SortKeyName;
 }
 
-/** A CRM page: every list shows `count` (all records matching the filter) on its first item. */
-export type Page<T> = CountedPage<T>;
+/**
+ * A CRM page, being read: every list shows `count` (all records matching the filter) on its first
+ * item and the cursor after its last (http/send-page.ts fills it within its size and byte budget).
+ */
+export type Page<T> = CountedPageReader<T>;
 
 /**
  * The CRM lists on the one keyset pager (`@lib/paging`), in any order of numeric fields ending with
@@ -68,12 +83,12 @@ export type Page<T> = CountedPage<T>;
  * account and filter) and its order. An empty `cursor` is the first page. With `orderFromCursor`,
  * a cursor's own order wins over the default (a client that sent `global_sort_key` on the first
  * page only keeps its order); an order the request names explicitly must be the cursor's (400
- * otherwise).
+ * otherwise, before any query).
  */
 export function crmPager(secret: string) {
   const pager = keysetPager(secret);
 
-  const page = <T extends { _id: number }>(
+  const page = async <T extends { _id: number }>(
     from: PageSource<T>,
     filter: Record<string, unknown>,
     params: { page_size: number; cursor?: string },
@@ -81,7 +96,7 @@ export function crmPager(secret: string) {
     requested: SortKey[] = BY_CREATION,
     orderFromCursor = false,
   ): Promise<Page<T>> =>
-    pager.page(
+    pager.open(
       { size: params.page_size, cursor: params.cursor || undefined },
       { from, filter, scope, order: requested, orderFromCursor, orderParam: 'global_sort_key', count: true },
     );
@@ -98,10 +113,11 @@ export function crmPager(secret: string) {
     ): Promise<Page<T>> {
       return page(from, filter, params, scope, orderOf(params.global_sort_key), params.global_sort_key === undefined);
     },
+
+    /** The first `size` records in creation order, uncounted and without a cursor of their own (D8/D9's view). */
+    first: <T extends { _id: number }>(from: PageSource<T>, filter: Record<string, unknown>, size: number): PageReader<T> =>
+      pager.open({ size }, { from, filter, scope: '', order: BY_CREATION }),
   };
 }
 
 export type CrmPager = ReturnType<typeof crmPager>;
-
-/** Convention 6 on the wire: `count` on the first item, `cursor` on the last when more follow. */
-export const shapePage = <V extends object>(views: V[], page: Page<unknown>) => markFirstAndLast(views, page.count, page.next);

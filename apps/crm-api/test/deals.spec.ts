@@ -573,19 +573,24 @@ describe('D11 and D12', () => {
     expect(xml.text).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?><collection><opportunity><id>\d+<\/id>/);
   });
 
-  it('D11 and D12 are paged like the other lists (at most 10 deals a page; a cursor on the last when more follow)', async () => {
+  it('D11 and D12 are the whole list when it fits (page_size default and at most 200), paged like the other lists when asked', async () => {
     const al = await h.contact(ann, 'Al');
     const made = [];
     for (let i = 0; i < 12; i++) made.push(await h.createDeal(ann, sales, { contact_ids: [al.id] }));
     for (const path of [`/dev/api/contacts/${al.id}/deals`, `${BASE}/my/deals`]) {
-      const first = await ctx.as(ann).get(path);
-      expect(first.status).toBe(200);
+      const whole = await ctx.as(ann).get(path);
+      expect(whole.status).toBe(200);
+      expect(ids(whole.body)).toEqual(made.map((d) => d.id));
+      expect(whole.body[0].count).toBe(12);
+      expect(whole.body[11]).not.toHaveProperty('cursor');
+      const first = await ctx.as(ann).get(`${path}?page_size=10`);
       expect(first.body).toHaveLength(10);
       expect(first.body[0].count).toBe(12);
-      const second = await ctx.as(ann).get(`${path}?cursor=${encodeURIComponent(first.body[9].cursor)}`);
+      const second = await ctx.as(ann).get(`${path}?page_size=10&cursor=${encodeURIComponent(first.body[9].cursor)}`);
       expect(ids([...first.body, ...second.body])).toEqual(made.map((d) => d.id));
       expect(second.body[1]).not.toHaveProperty('cursor');
-      expect((await ctx.as(ann).get(`${path}?page_size=11`)).status).toBe(400);
+      expect((await ctx.as(ann).get(`${path}?page_size=200`)).status).toBe(200);
+      expect((await ctx.as(ann).get(`${path}?page_size=201`)).status).toBe(400);
     }
   });
 });

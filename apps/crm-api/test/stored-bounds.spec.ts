@@ -1,4 +1,5 @@
 import { MAX_PROPERTIES, PROPERTY_TEXT_MAX, TAG_MAX } from '../src/contacts/contact-rules';
+import { parseXml } from '@lib/validation';
 import { person, setupCrmApp, type TestUser } from './setup-app';
 
 /** The documented bounds of a stored contact hold for the stored document, whatever runs at once. */
@@ -97,7 +98,7 @@ describe(`at most ${MAX_PROPERTIES} properties and ${PROPERTY_TEXT_MAX} characte
   });
 
   it('property text is bounded for the contact, not per call: edit-properties and add/property refuse what would pass it', async () => {
-    expect((await addProperty('bio', 'x'.repeat(3_000))).status).toBe(200);
+    expect((await addProperty('bio', 'x'.repeat(PROPERTY_TEXT_MAX - 1_000))).status).toBe(200);
     const more = await addProperty('notes', 'y'.repeat(1_000));
     expect(more.status).toBe(400);
     expect(more.body.error.fields).toEqual([{ field: 'properties', message: expect.stringContaining(`at most ${PROPERTY_TEXT_MAX} characters`) }]);
@@ -107,6 +108,51 @@ describe(`at most ${MAX_PROPERTIES} properties and ${PROPERTY_TEXT_MAX} characte
     expect((await addProperty('bio', 'short')).status).toBe(200);
     expect((await addProperty('notes', 'y'.repeat(1_000))).status).toBe(200);
     expect((await stored()).properties.map((p) => p.name)).toEqual(['first_name', 'email', 'bio', 'notes']);
+  });
+
+  it(`a contact with a 10,000-character value and ${PROPERTY_TEXT_MAX} characters of property text is stored and read back whole, JSON and XML`, async () => {
+    const background = 'Met at the 2024 fair & <b>followed up</b> — “warm”\n'.repeat(200).slice(0, 10_000);
+    type Sent = { type: string; name: string; subtype?: string; value: string };
+    const fixed: Sent[] = [
+      { type: 'SYSTEM', name: 'first_name', value: 'Bo' },
+      { type: 'SYSTEM', name: 'email', subtype: 'work', value: 'bo@x.test' },
+      { type: 'CUSTOM', name: 'background', value: background },
+      { type: 'SYSTEM', name: 'address', subtype: 'office', value: JSON.stringify({ address: '1 Long Street\nSuite 5', city: 'Perth', country: 'AU' }) },
+    ];
+    const used = fixed.reduce((n, p) => n + p.name.length + (p.subtype?.length ?? 0) + p.value.length, 0);
+    // the rest of the room in five custom fields of `€` (3 bytes each as sent)
+    const names = ['n1', 'n2', 'n3', 'n4', 'n5'];
+    const room = PROPERTY_TEXT_MAX - used - names.join('').length;
+    const fill = names.map((name, i) => ({ type: 'CUSTOM', name, value: '€'.repeat(Math.floor(room / 5) + (i < room % 5 ? 1 : 0)) }));
+    const properties: Sent[] = [...fixed, ...fill];
+    expect(properties.reduce((n, p) => n + p.name.length + (p.subtype?.length ?? 0) + p.value.length, 0)).toBe(PROPERTY_TEXT_MAX);
+    const created = await ctx.as(ann).post('/dev/api/contacts').send({ properties });
+    expect(created.status).toBe(200);
+    const json = await ctx.as(ann).get(`/dev/api/contacts/${created.body.id}`);
+    expect(json.body.properties).toEqual(properties);
+    const xml = await ctx.as(ann).get(`/dev/api/contacts/${created.body.id}`).set('Accept', 'application/xml');
+    const field = (element: { children: Array<{ name: string; text: string }> }, name: string) => element.children.find((c) => c.name === name)?.text;
+    const read = parseXml(xml.text).children.filter((c) => c.name === 'properties');
+    expect(read.map((p) => [field(p, 'name'), field(p, 'value')])).toEqual(properties.map((p) => [p.name, p.value]));
+    expect((await ctx.Contact.findById(created.body.id).lean())!.properties.map((p) => p.value)).toEqual(properties.map((p) => p.value));
+  });
+
+  it('one character more, in one body or added to the stored ones, or a value over the limit alone, is a 400 naming the field; nothing stored', async () => {
+    const over = [{ type: 'SYSTEM', name: 'first_name', value: 'Cy' }, { type: 'CUSTOM', name: 'bio', value: 'x'.repeat(PROPERTY_TEXT_MAX - 'first_name'.length - 'Cy'.length - 'bio'.length + 1) }];
+    const create = await ctx.as(ann).post('/dev/api/contacts').send({ properties: over });
+    expect(create.status).toBe(400);
+    expect(create.body.error.fields).toEqual([{ field: 'properties', message: expect.stringContaining(`at most ${PROPERTY_TEXT_MAX} characters of names, subtypes and values together (this would make ${PROPERTY_TEXT_MAX + 1})`) }]);
+    const tooLong = await ctx.as(ann).post('/dev/api/contacts').send({ properties: [over[0], { type: 'CUSTOM', name: 'bio', value: 'x'.repeat(PROPERTY_TEXT_MAX + 1) }] });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.error.fields.map((f: { field: string }) => f.field)).toEqual(['properties.1.value']);
+    expect(await ctx.Contact.countDocuments()).toBe(1);
+    // Al holds some text already: a value filling the rest of the room exactly fits, one more character does not
+    const before = (await stored()).properties;
+    const held = before.reduce((n, p) => n + p.name.length + (p.subtype?.length ?? 0) + (p.value?.length ?? 0), 0);
+    const rest = PROPERTY_TEXT_MAX - held - 'bio'.length;
+    expect((await addProperty('bio', 'y'.repeat(rest + 1))).status).toBe(400);
+    expect((await stored()).properties).toEqual(before);
+    expect((await addProperty('bio', 'y'.repeat(rest))).status).toBe(200);
   });
 
   it('create and update refuse more than the limit in one body', async () => {

@@ -15,13 +15,18 @@ const ADDRESS_KEYS = ['address', 'city', 'state', 'zip', 'country'];
 export const TAG_PATTERN = /^[A-Za-z][A-Za-z0-9_ ]*$/;
 /**
  * Bounds of one stored contact (apps/crm-api/README.md, "Limits"; docs/RESILIENCE.md, "Bounds"):
- * they hold for the stored document, whichever calls built it, and bound CONTACT_MAX_BYTES.
+ * they hold for the stored document, whichever calls built it, and bound CONTACT_WORST_BYTES.
+ * Tags stay few and short: each is a key of `tag_times` that every tag write counts (`tag_count`).
  */
 export const TAG_MAX = 100;
 export const TAG_LENGTH_MAX = 50;
 export const MAX_PROPERTIES = 50;
-/** Characters of all property names, subtypes and values of one contact together. */
-export const PROPERTY_TEXT_MAX = 4_000;
+/**
+ * Characters of all property names, subtypes and values of one contact together (64 Ki): room for
+ * long custom fields (a background note, an address block); one value may hold all of it.
+ */
+export const PROPERTY_TEXT_MAX = 65_536;
+/** Widget settings (JSON text written by widgets, not typed by users). */
 export const WIDGET_PROPERTIES_MAX = 2_000;
 
 const emailFormat = z.email();

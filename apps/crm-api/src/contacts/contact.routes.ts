@@ -8,8 +8,10 @@ import type { AccountService } from '../accounts/account.service';
 import { userView } from '../accounts/user.view';
 import type { DomainUserDoc } from '../accounts/domain-user.model';
 import { commonErrors, limitError, noContent, notFoundError } from '../http/errors.outputs';
-import { shapePage, type Page } from '../paging';
+import type { Page } from '../paging';
 import { reply, sendNoContent } from '../http/reply';
+import { sendPage as sendListPage } from '../http/send-page';
+import { CONTACT_READING } from './contact.paging';
 import { isEmail } from './contact-rules';
 import type { ContactDoc } from './contact.model';
 import { contactListOutput, contactOutput } from './contact.outputs';
@@ -37,7 +39,7 @@ import {
   tagsForm,
 } from './contact.schemas';
 import type { ContactService } from './contact.service';
-import { SMALL_BODY } from '../http/body-limits';
+import { BODY_LIMITS } from '../http/body-limits';
 
 const TAGS = ['contacts'];
 const one = { description: 'The contact', schema: xmlRoot(contactOutput, XML_NAMES.contact.root) };
@@ -58,9 +60,8 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
     reply(req, res, contactView(doc, userView(owner)), XML_NAMES.contact);
   }
 
-  async function sendPage(req: Request, res: Response, result: Page<ContactDoc>, fallback: 'json' | 'xml' = 'json') {
-    if (result.items.length === 0) return sendNoContent(res);
-    reply(req, res, shapePage(await present.many(result.items), result), { ...LIST_XML, fallback });
+  function sendPage(req: Request, res: Response, result: Page<ContactDoc>, fallback: 'json' | 'xml' = 'json') {
+    return sendListPage(req, res, result, { reading: CONTACT_READING, present: present.many, xml: { ...LIST_XML, fallback }, noContentWhenEmpty: true });
   }
 
   return [
@@ -117,7 +118,7 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       auth: 'basic',
       summary: 'C6: contacts with any of the emails (form call)',
       tags: TAGS,
-      request: { body: searchEmailsForm, bodyTypes: ['form', 'json'], bodyLimit: SMALL_BODY.emails },
+      request: { body: searchEmailsForm, bodyTypes: ['form', 'json'], bodyLimit: BODY_LIMITS.emails },
       responses: { 200: { description: 'The matching contacts, or {} when none match', schema: z.union([z.array(contactOutput), z.object({})]) }, ...commonErrors },
       handler: async ({ body, user, req }, res) => {
         body.email_ids.forEach((email, i) => assertEmail(email, `email_ids[${i}]`));
@@ -132,7 +133,7 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       auth: 'basic',
       summary: 'C7: add tags to the contact with this email (form call)',
       tags: TAGS,
-      request: { body: tagsForm, bodyTypes: ['form', 'json'], bodyLimit: SMALL_BODY.fields },
+      request: { body: tagsForm, bodyTypes: ['form', 'json'], bodyLimit: BODY_LIMITS.fields },
       responses: { 204: { description: 'Tags added' }, ...commonErrors },
       handler: async ({ body, user }, res) => {
         await contacts.addTags(await contacts.requireByEmail(user.account, body.email), body.tags);
@@ -145,7 +146,7 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       auth: 'basic',
       summary: 'C8: remove tags from the contact with this email (form call)',
       tags: TAGS,
-      request: { body: tagsForm, bodyTypes: ['form', 'json'], bodyLimit: SMALL_BODY.fields },
+      request: { body: tagsForm, bodyTypes: ['form', 'json'], bodyLimit: BODY_LIMITS.fields },
       responses: { 204: { description: 'Tags removed' }, ...commonErrors },
       handler: async ({ body, user }, res) => {
         await contacts.removeTags(await contacts.requireByEmail(user.account, body.email), body.tags);
@@ -158,7 +159,7 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       auth: 'basic',
       summary: 'C9: change the lead score of the contact with this email (form call)',
       tags: TAGS,
-      request: { body: scoreForm, bodyTypes: ['form', 'json'], bodyLimit: SMALL_BODY.fields },
+      request: { body: scoreForm, bodyTypes: ['form', 'json'], bodyLimit: BODY_LIMITS.fields },
       responses: { 200: one, ...commonErrors },
       handler: async ({ body, user, req }, res) => {
         const doc = await contacts.requireByEmail(user.account, body.email);
@@ -172,7 +173,7 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       auth: 'basic',
       summary: 'C11: add a property, or replace the one with the same name and subtype',
       tags: TAGS,
-      request: { query: emailQuery, body: xmlRoot(addPropertyInput, 'contactField'), bodyLimit: SMALL_BODY.properties },
+      request: { query: emailQuery, body: xmlRoot(addPropertyInput, 'contactField'), bodyLimit: BODY_LIMITS.properties },
       responses: { 200: one, ...commonErrors },
       handler: async ({ query, body, user, req }, res) => {
         const doc = await contacts.requireByEmail(user.account, query.email);
@@ -185,7 +186,7 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       auth: 'basic',
       summary: 'C12: give the contact to another user of the account (form call)',
       tags: TAGS,
-      request: { body: changeOwnerForm, bodyTypes: ['form', 'json'], bodyLimit: SMALL_BODY.fields },
+      request: { body: changeOwnerForm, bodyTypes: ['form', 'json'], bodyLimit: BODY_LIMITS.fields },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
       handler: async ({ body, user, req }, res) => {
         const owner = await accounts.findUser(user.account, body.owner_email);
@@ -199,7 +200,7 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       auth: 'basic',
       summary: 'Add or replace only the sent properties',
       tags: TAGS,
-      request: { body: editPropertiesInput, bodyLimit: SMALL_BODY.properties },
+      request: { body: editPropertiesInput, bodyLimit: BODY_LIMITS.properties },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
       handler: async ({ body, user, req }, res) => sendOne(req, res, await contacts.upsertProperties(user.account, body.id, body.properties)),
     }),
@@ -209,7 +210,7 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       auth: 'basic',
       summary: 'Add tags to the contact with this id',
       tags: TAGS,
-      request: { body: editTagsInput, bodyLimit: SMALL_BODY.fields },
+      request: { body: editTagsInput, bodyLimit: BODY_LIMITS.fields },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
       handler: async ({ body, user, req }, res) => {
         await contacts.addTags(await contacts.reload(user.account, body.id), body.tags);
@@ -222,7 +223,7 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       auth: 'basic',
       summary: 'Remove tags from the contact with this id',
       tags: TAGS,
-      request: { body: editTagsInput, bodyLimit: SMALL_BODY.fields },
+      request: { body: editTagsInput, bodyLimit: BODY_LIMITS.fields },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
       handler: async ({ body, user, req }, res) => {
         await contacts.removeTags(await contacts.reload(user.account, body.id), body.tags);
@@ -235,7 +236,7 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       auth: 'basic',
       summary: 'Set the lead score',
       tags: TAGS,
-      request: { body: leadScoreInput, bodyLimit: SMALL_BODY.fields },
+      request: { body: leadScoreInput, bodyLimit: BODY_LIMITS.fields },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
       handler: async ({ body, user, req }, res) => sendOne(req, res, await contacts.setNumber(user.account, body.id, 'lead_score', body.lead_score)),
     }),
@@ -245,7 +246,7 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       auth: 'basic',
       summary: 'Set the star value (0–5)',
       tags: TAGS,
-      request: { body: starInput, bodyLimit: SMALL_BODY.fields },
+      request: { body: starInput, bodyLimit: BODY_LIMITS.fields },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
       handler: async ({ body, user, req }, res) => sendOne(req, res, await contacts.setNumber(user.account, body.id, 'star_value', body.star_value)),
     }),
@@ -255,7 +256,7 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       auth: 'basic',
       summary: 'Companies of the account, oldest first (or by global_sort_key), paged',
       tags: TAGS,
-      request: { body: companiesForm, bodyTypes: ['form', 'json'], bodyLimit: SMALL_BODY.fields },
+      request: { body: companiesForm, bodyTypes: ['form', 'json'], bodyLimit: BODY_LIMITS.fields },
       responses: { 200: page, 204: noContent, ...commonErrors },
       handler: async ({ body, user, req }, res) => sendPage(req, res, await contacts.list(user.account, body, { type: 'COMPANY' })),
     }),
@@ -302,7 +303,7 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       auth: 'basic',
       summary: 'C3: create a contact or company',
       tags: TAGS,
-      request: { body: xmlRoot(contactInput, XML_NAMES.contact.root) },
+      request: { body: xmlRoot(contactInput, XML_NAMES.contact.root), bodyLimit: BODY_LIMITS.record },
       responses: { 200: one, ...commonErrors, 406: limitError },
       handler: async ({ body, user, req }, res) => {
         if (body.id !== undefined) throw validationFailed([{ field: 'id', message: 'must not be sent when creating; use PUT to update' }]);
@@ -315,7 +316,7 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       auth: 'basic',
       summary: 'C4: update the contact with the id in the body (without an id, create one)',
       tags: TAGS,
-      request: { body: xmlRoot(contactInput, XML_NAMES.contact.root) },
+      request: { body: xmlRoot(contactInput, XML_NAMES.contact.root), bodyLimit: BODY_LIMITS.record },
       responses: { 200: one, 404: notFoundError, ...commonErrors, 406: limitError },
       handler: async ({ body, user, req }, res) => {
         if (body.id === undefined) return sendCreated(req, res, await contacts.create(user, body), user);

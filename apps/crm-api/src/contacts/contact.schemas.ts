@@ -1,10 +1,9 @@
 import { formArray, pathId, queryEnum, z } from '@lib/validation';
 import { idField, intField } from '../input/fields';
-import { PAGE_MAX } from '../http/page-budget';
-import { DEFAULT_PAGE_SIZE, pageParamsUpTo, sortParam } from '../paging';
+import { DEFAULT_PAGE_SIZE, PAGE_SIZE_MAX, PAGE_SIZE_RULE, pageParams as pageParamsOf, sortParam } from '../paging';
 import { MAX_PROPERTIES, PROPERTY_TEXT_MAX, TAG_MAX, tagName, WIDGET_PROPERTIES_MAX } from './contact-rules';
 
-const pageParams = pageParamsUpTo(PAGE_MAX.contacts);
+const pageParams = pageParamsOf(DEFAULT_PAGE_SIZE);
 
 export const propertyInput = z.strictObject({
   name: z.string().min(1, 'must not be empty').max(100),
@@ -68,7 +67,9 @@ export const scoreForm = z.strictObject({ email: z.string().min(1).max(254), sco
 export const changeOwnerForm = z.strictObject({ owner_email: z.string().min(1).max(254), contact_id: idField });
 /** Form or JSON, so page_size may come as text or as a number. */
 export const companiesForm = z.strictObject({
-  page_size: intField({ min: 1, max: PAGE_MAX.contacts }).default(DEFAULT_PAGE_SIZE),
+  page_size: intField({ min: 1, max: PAGE_SIZE_MAX })
+    .default(DEFAULT_PAGE_SIZE)
+    .meta({ description: `Items per page (default ${DEFAULT_PAGE_SIZE}, at most ${PAGE_SIZE_MAX}). ${PAGE_SIZE_RULE}` }),
   cursor: pageParams.cursor,
   global_sort_key: sortParam,
 });

@@ -1,3 +1,4 @@
+import type { PageReader } from '@lib/paging';
 import type { Connection } from 'mongoose';
 import type { CrmPager, Page, SortedPageParams } from '../paging';
 import { accountScope, type Changes, type ScopedFilter } from '../store/account-scope';
@@ -34,8 +35,8 @@ export function dealRepository(connection: Connection, account: number) {
     /** D1 and D10 (one track), in the order of `global_sort_key` (on the driver: the filter is a number or nothing). */
     list: (pager: CrmPager, params: SortedPageParams, pipelineId?: number): Promise<Page<DealDoc>> =>
       scope.driverSorted(pager, pipelineId === undefined ? {} : { pipeline_id: pipelineId }, params, `deals:${account}:${pipelineId ?? 'all'}`),
-    /** D8/D9's read: a track's deals by creation, `size` at a time, straight to the driver (the documents lean() gave); the reader stops when it has enough. */
-    inTrack: (pipelineId: number, size: number) => scope.driverBatches<DealDoc>({ pipeline_id: pipelineId }, { sort: { created_time: 1, _id: 1 } }, size),
+    /** D8/D9's read: the first `size` deals of a track by creation, straight to the driver (the documents lean() gave), read as the view fills. */
+    inTrack: (pager: CrmPager, pipelineId: number, size: number): PageReader<DealDoc> => scope.driverFirst(pager, { pipeline_id: pipelineId }, size),
     ofContact: (pager: CrmPager, contactId: number, params: PageParams): Promise<Page<DealDoc>> =>
       scope.page(pager, { contact_ids: contactId }, params, `deals:${account}:contact:${contactId}`),
     ofOwner: (pager: CrmPager, ownerId: number, params: PageParams): Promise<Page<DealDoc>> =>

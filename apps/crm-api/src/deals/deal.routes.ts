@@ -1,14 +1,16 @@
 import { XML_NAMES } from '../http/xml-names';
 import { validationFailed } from '@lib/errors';
-import { negotiate, sendJsonText } from '@lib/http';
+import { negotiate, sendText } from '@lib/http';
 import { xmlRoot, xmlList, type AnyRoute } from '@lib/routing';
 import { defineRoute } from '../define-route';
 import type { Request, Response } from 'express';
 import { isEmail } from '../contacts/contact-rules';
 import type { ContactService } from '../contacts/contact.service';
 import { commonErrors, notFoundError } from '../http/errors.outputs';
-import { shapePage, type Page } from '../paging';
+import type { Page } from '../paging';
 import { reply, sendNoContent } from '../http/reply';
+import { sendPage as sendListPage } from '../http/send-page';
+import { DEAL_READING } from './deal.paging';
 import type { TrackDoc } from '../tracks/track.model';
 import type { TrackService } from '../tracks/track.service';
 import type { DealDoc } from './deal.model';
@@ -16,8 +18,8 @@ import { byMilestoneOutput, dealOutput, dealPageOutput, deletedOutput } from './
 import type { DealPresenter } from './deal.presenter';
 import { basedQuery, bulkInput, byPipelineQuery, contactDealsParams, dealInput, dealParams, dealPatch, emailParams, listQuery, wholeListQuery } from './deal.schemas';
 import type { DealService } from './deal.service';
-import { milestoneViewDeals, milestoneViewJson, TRUNCATED_HEADER } from './milestone-view';
-import { SMALL_BODY } from '../http/body-limits';
+import { MILESTONE_VIEW_MAX_DEALS, milestoneView, TRUNCATED_HEADER } from './milestone-view';
+import { BODY_LIMITS } from '../http/body-limits';
 
 const TAGS = ['deals'];
 const BASE = '/dev/api/opportunity';
@@ -35,18 +37,16 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
     reply(req, res, await present.one(doc), XML_NAMES.deal);
   }
 
-  async function sendPage(req: Request, res: Response, result: Page<DealDoc>) {
-    reply(req, res, shapePage(await present.many(result.items), result), LIST_XML);
+  function sendPage(req: Request, res: Response, result: Page<DealDoc>) {
+    return sendListPage(req, res, result, { reading: DEAL_READING, present: present.many, xml: LIST_XML });
   }
 
   /** D8/D9: keyed by milestone in track order (XML element names cannot hold every milestone name, so XML lists them). */
   async function sendByMilestone(req: Request, res: Response, track: TrackDoc) {
-    const format = negotiate(req);
-    const shown = await milestoneViewDeals((size) => deals.inTrack(track.account, track._id, size), present.many, format);
-    if (shown.truncated) res.setHeader(TRUNCATED_HEADER, 'true');
-    if (format === 'json') return sendJsonText(res, 200, milestoneViewJson(track.milestones, shown));
-    const milestone = track.milestones.map((name) => ({ name, [LIST_XML.item]: shown.views.filter((deal) => deal.milestone === name) }));
-    reply(req, res, { milestone }, { root: 'milestones' });
+    const kind = negotiate(req);
+    const view = await milestoneView(deals.inTrack(track.account, track._id, MILESTONE_VIEW_MAX_DEALS), present.many, kind, track.milestones);
+    if (view.truncated) res.setHeader(TRUNCATED_HEADER, 'true');
+    sendText(res, 200, kind, view.text);
   }
 
   function assertNoId(id: number | undefined) {
@@ -127,7 +127,7 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
       summary: 'D7: delete every listed deal of the account',
       description: 'JSON `{"ids": [1, 2]}` or form `ids=[1,2]`. Ids of no deal of the account are ignored.',
       tags: TAGS,
-      request: { body: bulkInput, bodyTypes: ['json', 'form'], bodyLimit: SMALL_BODY.ids },
+      request: { body: bulkInput, bodyTypes: ['json', 'form'], bodyLimit: BODY_LIMITS.ids },
       responses: { 200: deleted, ...commonErrors },
       handler: async ({ body, user, req }, res) => reply(req, res, { deleted: await deals.removeMany(user.account, body.ids) }, XML_NAMES.result),
     }),
@@ -137,7 +137,7 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
       auth: 'basic',
       summary: 'Change only the sent fields of the deal with the id in the body',
       tags: TAGS,
-      request: { body: dealPatch },
+      request: { body: dealPatch, bodyLimit: BODY_LIMITS.records },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
       handler: async ({ body, user, req }, res) => sendOne(req, res, await deals.patch(user.account, body)),
     }),
@@ -148,7 +148,7 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
       summary: 'D5: create a deal related to the contact with this email',
       description: '400 and nothing created when no contact of the account has the email.',
       tags: TAGS,
-      request: { params: emailParams, body: dealInput },
+      request: { params: emailParams, body: dealInput, bodyLimit: BODY_LIMITS.records },
       responses: { 200: one, ...commonErrors },
       handler: async ({ params, body, user, req }, res) => {
         assertNoId(body.id);
@@ -176,7 +176,7 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
       auth: 'basic',
       summary: 'D3: create a deal (with the id of a deal of the account: replace that deal, as D4)',
       tags: TAGS,
-      request: { body: dealInput },
+      request: { body: dealInput, bodyLimit: BODY_LIMITS.records },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
       handler: async ({ body, user, req }, res) => {
         const doc = body.id === undefined ? await deals.create(user.account, body) : await deals.replace(user.account, body.id, body);
@@ -190,7 +190,7 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
       summary: 'D4: replace the deal with the id in the body',
       description: 'The body is the whole deal: the required fields must be sent; optional fields not sent take their defaults. Use partial-update to change some fields only.',
       tags: TAGS,
-      request: { body: dealInput },
+      request: { body: dealInput, bodyLimit: BODY_LIMITS.records },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
       handler: async ({ body, user, req }, res) => {
         if (body.id === undefined) throw validationFailed([{ field: 'id', message: 'is required (POST creates a deal)' }]);

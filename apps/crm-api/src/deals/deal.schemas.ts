@@ -2,26 +2,34 @@ import { xmlRoot } from '@lib/routing';
 import { formArray, pathId, queryInt, text, z } from '@lib/validation';
 import { idField, intField } from '../input/fields';
 import { MAX_RELATED_CONTACTS } from '../contacts/contact-links';
-import { PAGE_MAX } from '../http/page-budget';
-import { pageParamsUpTo, sortParam, wholeListQueryUpTo } from '../paging';
+import { pageParams as pageParamsOf, sortParam, wholeListQuery as wholeList } from '../paging';
 
-const pageParams = pageParamsUpTo(PAGE_MAX.deals);
-/** D11, D12: unpaged in the spec; the whole list up to a page. */
-export const wholeListQuery = wholeListQueryUpTo(PAGE_MAX.deals);
+/** D1, D10: ten deals a page unless asked (the default they always had). */
+export const DEAL_PAGE_DEFAULT = 10;
+const pageParams = pageParamsOf(DEAL_PAGE_DEFAULT);
+/** D11, D12: unpaged in the spec; the whole list when it fits a page. */
+export const wholeListQuery = wholeList;
 
 export const MAX_EXPECTED_VALUE = 1_000_000_000_000;
 /** 9999-12-31T23:59:59Z. */
 const MAX_EPOCH_SECONDS = 253_402_300_799;
 const MAX_CONTACTS = MAX_RELATED_CONTACTS;
-export const MAX_CUSTOM_DATA = 20;
-export const CUSTOM_VALUE_MAX = 1_000;
+export const DEAL_NAME_MAX = 500;
+/** A deal's text (64 Ki characters, as a note's); its name is a title. */
+export const DEAL_DESCRIPTION_MAX = 65_536;
+/** Custom fields of a deal, as a contact's properties: 50 entries, names ≤ 100, names and values together ≤ 64 Ki characters. */
+export const MAX_CUSTOM_DATA = 50;
+export const CUSTOM_NAME_MAX = 100;
+export const CUSTOM_TEXT_MAX = 65_536;
+
+const customText = (data: Array<{ name: string; value: string }>) => data.reduce((n, d) => n + d.name.length + d.value.length, 0);
 
 /** Shown in responses; accepted back (so a fetched deal can be sent unchanged) and ignored. */
 const readOnly = z.unknown().optional();
 
 const writable = {
-  name: text({ max: 500 }),
-  description: z.string().max(10_000).optional(),
+  name: text({ max: DEAL_NAME_MAX }),
+  description: z.string().max(DEAL_DESCRIPTION_MAX).optional(),
   expected_value: intField({ min: 0, max: MAX_EXPECTED_VALUE }).meta({ override: { type: ['integer', 'string'] } }),
   pipeline_id: idField.meta({ description: 'Id of a track of the account (see K1)' }),
   milestone: z.string().min(1, 'must not be empty').max(100).meta({ description: 'A milestone of the track, exactly as the track spells it' }),
@@ -29,9 +37,14 @@ const writable = {
   close_date: intField({ min: 0, max: MAX_EPOCH_SECONDS }).meta({ description: 'epoch seconds', override: { type: ['integer', 'string'] } }),
   owner_id: idField.meta({ description: 'Id of a user of the account' }),
   contact_ids: z.array(idField).max(MAX_CONTACTS, `at most ${MAX_CONTACTS} contacts`).optional(),
+  // replaced whole by every write: what a request sends is what the deal stores
   custom_data: z
-    .array(z.strictObject({ name: z.string().min(1, 'must not be empty').max(100), value: z.string().max(CUSTOM_VALUE_MAX) }))
+    .array(z.strictObject({ name: z.string().min(1, 'must not be empty').max(CUSTOM_NAME_MAX), value: z.string().max(CUSTOM_TEXT_MAX) }))
     .max(MAX_CUSTOM_DATA, `at most ${MAX_CUSTOM_DATA} entries`)
+    .superRefine((data, ctx) => {
+      const chars = customText(data);
+      if (chars > CUSTOM_TEXT_MAX) ctx.addIssue({ code: 'custom', message: `a deal's custom data holds at most ${CUSTOM_TEXT_MAX} characters of names and values together (this would make ${chars})` });
+    })
     .optional(),
 };
 

@@ -130,8 +130,8 @@ export function dealService(deps: DealServiceDeps) {
     list: (account: number, params: SortedPageParams, pipelineId?: number): Promise<Page<DealDoc>> =>
       deals(account).list(deps.pager, params, pipelineId),
 
-    /** D8/D9's read: a track's deals oldest first, `size` at a time; the reader stops when it has enough. */
-    inTrack: (account: number, pipelineId: number, size: number) => deals(account).inTrack(pipelineId, size),
+    /** D8/D9's read: a track's first `size` deals, oldest first, read as the view fills. */
+    inTrack: (account: number, pipelineId: number, size: number) => deals(account).inTrack(deps.pager, pipelineId, size),
 
     /** D11, paged (a contact may be in any number of deals). */
     ofContact: (account: number, contactId: number, params: { page_size: number; cursor?: string }): Promise<Page<DealDoc>> =>

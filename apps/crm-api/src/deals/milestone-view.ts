@@ -1,6 +1,9 @@
-import { MAX_RELATED_CONTACTS } from '../contacts/contact-links';
-import { PAGE_BUDGET_BYTES, PAGE_MAX, WORST_ITEM_BYTES } from '../http/page-budget';
+import { listText, XML_DECLARATION, xmlElementText, type MediaKind } from '@lib/http';
+import { fillPage, type PageReader } from '@lib/paging';
+import { PAGE_BUDGET_BYTES, PRESENTED_AT_ONCE_BYTES } from '../http/page-budget';
+import { XML_NAMES } from '../http/xml-names';
 import type { DealDoc } from './deal.model';
+import { DEAL_READING } from './deal.paging';
 import type { DealView } from './deal.view';
 
 /**
@@ -10,84 +13,55 @@ import type { DealView } from './deal.view';
  */
 export const MILESTONE_VIEW_MAX_DEALS = 1000;
 export const TRUNCATED_HEADER = 'X-Truncated';
-/** An XML answer is at most this many times the JSON's bytes (`&` is 1 byte in JSON, `&amp;` 5 in XML). */
-const XML_EXPANSION = 5;
 
-export interface MilestoneViewDeals {
-  views: DealView[];
-  /** Each view as JSON, as measured (same order as `views`): a JSON answer is built from these, not serialized again. */
-  json: string[];
+export interface MilestoneView {
+  /** The whole answer, JSON or XML. */
+  text: string;
   /** More deals are in the track than the view shows. */
   truncated: boolean;
 }
 
-/** The most a deal can weigh as sent without its related contacts (name, description, custom data, owner, note ids). */
-const DEAL_OWN_WORST_BYTES = WORST_ITEM_BYTES.deal - MAX_RELATED_CONTACTS * WORST_ITEM_BYTES.contact;
 /**
- * The worst-case bytes of the deals presented at once: what PAGE_MAX.deals deals at their bounds
- * weigh (7.5 MiB). Deals with few related contacts weigh far less at worst, so a track's deals are
- * presented in as few chunks as that bound allows (the relations of a chunk cost four reads).
+ * The answer around the deals' texts, milestones in track order: JSON `{"Open":[…],"Won":[…]}`;
+ * XML `<milestones><milestone><name>Open</name><opportunity>…</opportunity>…</milestone>…</milestones>`
+ * (what `send` writes for `{milestone: [{name, opportunity: [...]}, …]}`).
  */
-const CHUNK_WORST_BYTES = PAGE_MAX.deals * WORST_ITEM_BYTES.deal;
-/** Deals read from the database at a time (their own worst case: 40 × 128 KiB = 5 MiB). */
-export const MILESTONE_VIEW_READ_BATCH = 40;
-
-const worstBytesOf = (doc: DealDoc) => DEAL_OWN_WORST_BYTES + doc.contact_ids.length * WORST_ITEM_BYTES.contact;
-
-/**
- * The deals a milestone view shows, read MILESTONE_VIEW_READ_BATCH at a time and presented in
- * chunks of at most CHUNK_WORST_BYTES at their bounds (so no more than one chunk and the rest of
- * one read batch beyond the answer is ever held), until the track ends, MILESTONE_VIEW_MAX_DEALS
- * are taken, or the next would take the answer over PAGE_BUDGET_BYTES.
- */
-export async function milestoneViewDeals(
-  docs: (batchSize: number) => AsyncIterable<DealDoc[]>,
-  present: (docs: DealDoc[]) => Promise<DealView[]>,
-  format: 'json' | 'xml',
-): Promise<MilestoneViewDeals> {
-  const views: DealView[] = [];
-  const json: string[] = [];
-  const expansion = format === 'xml' ? XML_EXPANSION : 1;
-  let bytes = 0;
-  /** Presents `chunk` and takes its views while they fit; false once the view is full. */
-  async function take(chunk: DealDoc[]): Promise<boolean> {
-    for (const view of await present(chunk)) {
-      const text = JSON.stringify(view);
-      const size = Buffer.byteLength(text) * expansion;
-      if (views.length === MILESTONE_VIEW_MAX_DEALS || bytes + size > PAGE_BUDGET_BYTES) return false;
-      views.push(view);
-      json.push(text);
-      bytes += size;
-    }
-    return true;
-  }
-  let chunk: DealDoc[] = [];
-  let chunkWorst = 0;
-  for await (const batch of docs(MILESTONE_VIEW_READ_BATCH)) {
-    for (const doc of batch) {
-      const worst = worstBytesOf(doc);
-      if (chunk.length > 0 && chunkWorst + worst > CHUNK_WORST_BYTES) {
-        if (!(await take(chunk))) return { views, json, truncated: true };
-        chunk = [];
-        chunkWorst = 0;
-      }
-      chunk.push(doc);
-      chunkWorst += worst;
-    }
-  }
-  if (chunk.length > 0 && !(await take(chunk))) return { views, json, truncated: true };
-  return { views, json, truncated: false };
+function milestonesText(kind: MediaKind, milestones: readonly string[], dealsIn: (milestone: string) => string[]): string {
+  if (kind === 'json') return `{${milestones.map((name) => `${JSON.stringify(name)}:[${dealsIn(name).join(',')}]`).join(',')}}`;
+  if (milestones.length === 0) return `${XML_DECLARATION}<milestones/>`;
+  const groups = milestones.map((name) => `<milestone>${xmlElementText('name', name)}${dealsIn(name).join('')}</milestone>`);
+  return `${XML_DECLARATION}<milestones>${groups.join('')}</milestones>`;
 }
 
 /**
- * The JSON answer of D8/D9, `{"<milestone>": [deal, …], …}` in track order, assembled from the
- * views' measured JSON (what `res.json` of the same object would send, without serializing every
- * deal a second time).
+ * The view of a track's deals by milestone, filled like a page (`fillPage`, the lists' one
+ * mechanism): deals read and presented in bounded batches, each written as it is sent and
+ * measured, until the track ends, `deals.size` (MILESTONE_VIEW_MAX_DEALS) are shown, or the next
+ * would take the answer over PAGE_BUDGET_BYTES. A deal whose milestone the track no longer lists
+ * counts against the budget but is not shown (as before).
  */
-export function milestoneViewJson(milestones: readonly string[], { views, json }: MilestoneViewDeals): string {
-  const groups = milestones.map((name) => {
-    const deals = json.filter((_, i) => views[i].milestone === name);
-    return `${JSON.stringify(name)}:[${deals.join(',')}]`;
+export async function milestoneView(
+  deals: PageReader<DealDoc>,
+  present: (docs: DealDoc[]) => Promise<DealView[]>,
+  kind: MediaKind,
+  milestones: readonly string[],
+): Promise<MilestoneView> {
+  const list = listText(kind, XML_NAMES.deals);
+  const milestoneOf: string[] = [];
+  const filled = await fillPage(deals, {
+    size: deals.size,
+    bytes: PAGE_BUDGET_BYTES - Buffer.byteLength(milestonesText(kind, milestones, () => [])),
+    // JSON: a comma before every deal but the first of its milestone (one per deal bounds it)
+    separatorBytes: list.separatorBytes,
+    readBatch: DEAL_READING.readBatch,
+    loads: DEAL_READING.loads,
+    loadsAtOnce: PRESENTED_AT_ONCE_BYTES,
+    present,
+    write: (view, index) => {
+      milestoneOf[index] = view.milestone;
+      return list.item(view);
+    },
   });
-  return `{${groups.join(',')}}`;
+  const text = milestonesText(kind, milestones, (name) => filled.texts.filter((_, i) => milestoneOf[i] === name));
+  return { text, truncated: filled.more };
 }

@@ -2,11 +2,14 @@ import { XML_NAMES } from '../http/xml-names';
 import { validationFailed } from '@lib/errors';
 import { xmlRoot, xmlList, type AnyRoute } from '@lib/routing';
 import { defineRoute } from '../define-route';
+import { BODY_LIMITS } from '../http/body-limits';
 import type { Request, Response } from 'express';
 import { contactsOf, sentContactIds, type ContactLinks } from '../contacts/contact-links';
 import { commonErrors, notFoundError } from '../http/errors.outputs';
-import { shapePage, type Page } from '../paging';
+import type { Page } from '../paging';
 import { reply, sendNoContent } from '../http/reply';
+import { sendPage } from '../http/send-page';
+import { EVENT_READING } from './event.paging';
 import type { EventDoc } from './event.model';
 import { eventListOutput, eventOutput } from './event.outputs';
 import { contactEventsParams, eventInput, eventParams, rangeQuery, wholeListQuery, type EventInput } from './event.schemas';
@@ -34,8 +37,7 @@ export function eventRoutes(events: EventService, links: ContactLinks): AnyRoute
     return docs.map((doc) => eventView(doc, contactsOf(doc, contacts)));
   }
   const sendOne = async (req: Request, res: Response, doc: EventDoc) => reply(req, res, (await views([doc]))[0], XML_NAMES.event);
-  const sendList = async (req: Request, res: Response, page: Page<EventDoc>) =>
-    reply(req, res, shapePage(await views(page.items), page), XML_NAMES.events);
+  const sendList = (req: Request, res: Response, page: Page<EventDoc>) => sendPage(req, res, page, { reading: EVENT_READING, present: views, xml: XML_NAMES.events });
 
   return [
     defineRoute({
@@ -65,7 +67,7 @@ export function eventRoutes(events: EventService, links: ContactLinks): AnyRoute
       auth: 'basic',
       summary: 'E3: create an event (title, start, end required)',
       tags: TAGS,
-      request: { body: eventInput },
+      request: { body: eventInput, bodyLimit: BODY_LIMITS.records },
       responses: { 200: one, ...commonErrors },
       handler: async ({ body, user, req }, res) => {
         if (body.id !== undefined) throw validationFailed([{ field: 'id', message: 'must not be sent when creating; use PUT /dev/api/events to update' }]);
@@ -79,7 +81,7 @@ export function eventRoutes(events: EventService, links: ContactLinks): AnyRoute
       summary: 'E4: update the event with the id in the body (without an id, create one)',
       description: 'The sent fields replace the stored ones; fields not sent stay.',
       tags: TAGS,
-      request: { body: eventInput },
+      request: { body: eventInput, bodyLimit: BODY_LIMITS.records },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
       handler: async ({ body, user, req }, res) => {
         const changes = changesOf(body);

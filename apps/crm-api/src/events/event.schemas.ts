@@ -1,9 +1,6 @@
 import { pathId, queryInt, text, z } from '@lib/validation';
 import { contactIdList } from '../contacts/contact-links';
-import { PAGE_MAX } from '../http/page-budget';
-import { wholeListParamsUpTo, wholeListQueryUpTo } from '../paging';
-
-const wholeListParams = wholeListParamsUpTo(PAGE_MAX.events);
+import { wholeListParams, wholeListQuery as wholeList } from '../paging';
 import { epochField, inOrder, MAX_EPOCH } from '../input/epoch';
 import { idField } from '../input/fields';
 import { EVENT_COLORS } from './event.model';
@@ -11,8 +8,11 @@ import { EVENT_COLORS } from './event.model';
 /** Shown in responses; accepted back (so a fetched event can be sent unchanged) and ignored. */
 const readOnly = z.unknown().optional();
 
+/** An event's title. */
+export const EVENT_TITLE_MAX = 1_000;
+
 const fields = {
-  title: text({ max: 1000 }).optional(),
+  title: text({ max: EVENT_TITLE_MAX }).optional(),
   start: epochField().optional(),
   end: epochField().optional(),
   allDay: z.boolean().optional(),
@@ -42,4 +42,4 @@ export const rangeQuery = z
 
 export const eventParams = z.strictObject({ id: pathId });
 export const contactEventsParams = z.strictObject({ contact_id: pathId });
-export const wholeListQuery = wholeListQueryUpTo(PAGE_MAX.events);
+export const wholeListQuery = wholeList;

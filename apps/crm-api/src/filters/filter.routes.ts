@@ -1,15 +1,17 @@
 import { xmlList, type AnyRoute } from '@lib/routing';
 import { defineRoute } from '../define-route';
+import { BODY_LIMITS } from '../http/body-limits';
 import { z } from '@lib/validation';
 import { contactListOutput } from '../contacts/contact.outputs';
 import type { ContactPresenter } from '../contacts/contact.presenter';
 import { dealPageOutput } from '../deals/deal.outputs';
 import type { DealPresenter } from '../deals/deal.presenter';
 import { commonErrors, noContent } from '../http/errors.outputs';
-import { validationFailed } from '@lib/errors';
-import { PAGE_MAX } from '../http/page-budget';
-import { DEFAULT_PAGE_SIZE, shapePage } from '../paging';
-import { reply, sendNoContent } from '../http/reply';
+import { DEFAULT_PAGE_SIZE } from '../paging';
+import { sendPage } from '../http/send-page';
+import { CONTACT_READING } from '../contacts/contact.paging';
+import { DEAL_READING } from '../deals/deal.paging';
+import { DEAL_PAGE_DEFAULT } from '../deals/deal.schemas';
 import { XML_NAMES } from '../http/xml-names';
 import { dynamicFilterForm, MAX_FILTER_JSON, MAX_RULES } from './filter.schemas';
 import type { FilterService } from './filter.service';
@@ -27,7 +29,7 @@ export function filterRoutes(filters: FilterService, contacts: ContactPresenter,
         `Every rule of rules holds and, when or_rules has any, at least one of those; at most ${MAX_RULES} rules in each list, ` +
         `filterJson at most ${MAX_FILTER_JSON} characters. The fields and conditions are listed in apps/crm-api/README.md. 204 when nothing matches.`,
       tags: ['filters'],
-      request: { body: dynamicFilterForm, bodyTypes: ['form', 'json'] },
+      request: { body: dynamicFilterForm, bodyTypes: ['form', 'json'], bodyLimit: BODY_LIMITS.record },
       responses: {
         200: { description: 'A page of contacts or companies, or of deals for OPPORTUNITY: count on the first, cursor on the last when more follow', schema: z.union([xmlList(contactListOutput.element, XML_NAMES.contacts), xmlList(dealPageOutput.element, XML_NAMES.deals)]) },
         204: noContent,
@@ -36,17 +38,12 @@ export function filterRoutes(filters: FilterService, contacts: ContactPresenter,
       handler: async ({ body, user, req }, res) => {
         const account = user.account;
         const { filterJson, page_size: sent, ...rest } = body;
-        const max = filterJson.contact_type === 'OPPORTUNITY' ? PAGE_MAX.deals : PAGE_MAX.contacts;
-        if (sent !== undefined && sent > max) throw validationFailed([{ field: 'page_size', message: `must be a whole number from 1 to ${max}` }]);
-        const params = { ...rest, page_size: sent ?? Math.min(DEFAULT_PAGE_SIZE, max) };
         if (filterJson.contact_type === 'OPPORTUNITY') {
-          const page = await filters.deals(account, filterJson, params);
-          if (page.items.length === 0) return sendNoContent(res);
-          return reply(req, res, shapePage(await deals.many(page.items), page), XML_NAMES.deals);
+          const page = await filters.deals(account, filterJson, { ...rest, page_size: sent ?? DEAL_PAGE_DEFAULT });
+          return sendPage(req, res, page, { reading: DEAL_READING, present: deals.many, xml: XML_NAMES.deals, noContentWhenEmpty: true });
         }
-        const page = await filters.contacts(account, filterJson, params);
-        if (page.items.length === 0) return sendNoContent(res);
-        reply(req, res, shapePage(await contacts.many(page.items), page), XML_NAMES.contacts);
+        const page = await filters.contacts(account, filterJson, { ...rest, page_size: sent ?? DEFAULT_PAGE_SIZE });
+        return sendPage(req, res, page, { reading: CONTACT_READING, present: contacts.many, xml: XML_NAMES.contacts, noContentWhenEmpty: true });
       },
     }),
   ];

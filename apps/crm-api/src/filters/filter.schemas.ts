@@ -1,7 +1,7 @@
 import { parseSingleQuotedJson, z } from '@lib/validation';
 import { intField } from '../input/fields';
-import { PAGE_MAX } from '../http/page-budget';
-import { pageParamsUpTo, sortParam } from '../paging';
+import { DEFAULT_PAGE_SIZE, PAGE_SIZE_MAX, PAGE_SIZE_RULE, pageParams, sortParam } from '../paging';
+import { DEAL_PAGE_DEFAULT } from '../deals/deal.schemas';
 
 /** Rules per list (`rules`, `or_rules`) of one filter. */
 export const MAX_RULES = 20;
@@ -33,9 +33,11 @@ export type FilterJson = z.output<typeof filterJson>;
 
 /** POST /dev/api/filters/filter/dynamic-filter: form fields (or JSON), `filterJson` as JSON-object text (strings in double or single quotes). */
 export const dynamicFilterForm = z.strictObject({
-  /** Default 20 (10 for deals); at most 100 for contacts, 10 for deals (page-budget.ts), checked by the route. */
-  page_size: intField({ min: 1, max: PAGE_MAX.contacts }).optional(),
-  cursor: pageParamsUpTo(PAGE_MAX.contacts).cursor,
+  /** Default 20, 10 for deals (as their own lists); the route picks by `contact_type`. */
+  page_size: intField({ min: 1, max: PAGE_SIZE_MAX })
+    .optional()
+    .meta({ description: `Items per page (default ${DEFAULT_PAGE_SIZE}; ${DEAL_PAGE_DEFAULT} for OPPORTUNITY; at most ${PAGE_SIZE_MAX}). ${PAGE_SIZE_RULE}` }),
+  cursor: pageParams(DEFAULT_PAGE_SIZE).cursor,
   global_sort_key: sortParam,
   filterJson: z.preprocess(
     (value) => {

@@ -1,31 +1,35 @@
+import { MAX_CURSOR_LENGTH } from '@lib/paging';
+
 /**
- * The byte budget of one page and what it allows per list (docs/RESILIENCE.md, "Bounds";
- * apps/crm-api/README.md, "Limits"). Each item's worst case follows from the stored bounds
- * (contact-rules.ts, the resource schemas, MAX_RELATED_CONTACTS) and is measured, JSON and XML,
- * on items built at those bounds in test/page-budget.spec.ts; each list's page_size maximum is the
- * largest round number whose worst page fits the budget.
+ * The byte budget of one page (docs/RESILIENCE.md, "Bounds"; apps/crm-api/README.md, "Limits").
+ * Every list accepts up to PAGE_SIZE_MAX items per page and ends a page early, with the cursor on
+ * its last item, when the next item would take the answer as sent (JSON or XML) over the budget:
+ * see send-page.ts. Each list's worst item (its `*.paging.ts`, from the stored bounds) is measured
+ * in test/page-budget.spec.ts and fits the budget, so a page is never empty while items remain.
  */
 export const PAGE_BUDGET_BYTES = 8 * 1024 * 1024;
 
-/** Worst-case bytes of one item of each list as sent (JSON or XML, whichever is larger). */
-export const WORST_ITEM_BYTES = {
-  /** text at its bounds in the costliest characters (3 UTF-8 bytes; `&` is 5 in XML), tags, owner */
-  contact: 64 * 1024,
-  /** subject and description, up to 10 related contact ids and 100 deal ids */
-  note: 64 * 1024,
-  /** subject, owner, 100 note ids and up to 10 related contacts in full */
-  task: 10 * 64 * 1024 + 64 * 1024,
-  /** title and up to 10 related contacts in full */
-  event: 10 * 64 * 1024 + 16 * 1024,
-  /** name, description, custom data, owner, note ids and up to 10 related contacts in full */
-  deal: 10 * 64 * 1024 + 128 * 1024,
-} as const;
+/** The most bytes one stored character takes as sent: `&` is `&amp;` in XML (any character is at most 3 in JSON's UTF-8). */
+export const SENT_BYTES_PER_CHAR = 5;
+/** The most bytes one character takes as stored (UTF-8 in BSON). */
+export const STORED_BYTES_PER_CHAR = 3;
 
-/** page_size maxima: PAGE_MAX[list] × WORST_ITEM_BYTES[list] ≤ PAGE_BUDGET_BYTES. */
-export const PAGE_MAX = {
-  contacts: 100,
-  notes: 100,
-  tasks: 10,
-  events: 10,
-  deals: 10,
-} as const;
+/** What the cursor on a page's last item adds at most: `<cursor>…</cursor>` (`,"cursor":"…"` in JSON is shorter). */
+export const CURSOR_BYTES = MAX_CURSOR_LENGTH + '<cursor></cursor>'.length;
+
+/**
+ * Related records (a deal's, task's or event's contacts, shown in full) presented at once weigh at
+ * most this as sent at their bounds: a page's presentation holds no more of them at a time.
+ */
+export const PRESENTED_AT_ONCE_BYTES = PAGE_BUDGET_BYTES;
+
+/** How one list's items are read and presented within the budget. */
+export interface ListReading<T> {
+  /** Items read from the database at a time. */
+  readBatch: number;
+  /** Bytes presenting an item loads besides the item itself, at worst (its related contacts in full). */
+  loads?(item: T): number;
+}
+
+/** Items read at once: as many as weigh one page budget as stored at their bounds (`storedWorst` each). */
+export const readBatchFor = (storedWorst: number) => Math.max(1, Math.floor(PAGE_BUDGET_BYTES / storedWorst));

@@ -7,14 +7,16 @@ import type { DomainUserDoc } from '../accounts/domain-user.model';
 import { sentContactIds } from '../contacts/contact-links';
 import type { ContactService } from '../contacts/contact.service';
 import { commonErrors, notFoundError } from '../http/errors.outputs';
-import { shapePage, type Page } from '../paging';
+import type { Page } from '../paging';
 import { reply, sendNoContent } from '../http/reply';
+import { sendPage } from '../http/send-page';
+import { NOTE_READING } from './note.paging';
 import type { NoteDoc } from './note.model';
 import { noteListOutput, noteOutput } from './note.outputs';
 import { contactNoteParams, contactNotesParams, dealNotesParams, noteByEmailForm, noteInput, noteUpdateInput, wholeListQuery, type NoteInput, type NoteUpdateInput } from './note.schemas';
 import type { NoteFields, NoteService } from './note.service';
 import { noteView } from './note.view';
-import { SMALL_BODY } from '../http/body-limits';
+import { BODY_LIMITS } from '../http/body-limits';
 
 const TAGS = ['notes'];
 const one = { description: 'The note', schema: xmlRoot(noteOutput, XML_NAMES.note.root) };
@@ -30,7 +32,8 @@ const contactsField = (body: { contacts?: unknown }) => (body.contacts ? 'contac
 
 export function noteRoutes(notes: NoteService, contacts: ContactService): AnyRoute[] {
   const sendOne = (req: Request, res: Response, doc: NoteDoc) => reply(req, res, noteView(doc), XML_NAMES.note);
-  const sendList = (req: Request, res: Response, page: Page<NoteDoc>) => reply(req, res, shapePage(page.items.map(noteView), page), XML_NAMES.notes);
+  const sendList = (req: Request, res: Response, page: Page<NoteDoc>) =>
+    sendPage(req, res, page, { reading: NOTE_READING, present: async (docs) => docs.map(noteView), xml: XML_NAMES.notes });
 
   function create(body: NoteInput, user: DomainUserDoc) {
     if (body.id !== undefined) throw validationFailed([{ field: 'id', message: 'must not be sent when creating; use PUT /dev/api/notes to update' }]);
@@ -55,7 +58,7 @@ export function noteRoutes(notes: NoteService, contacts: ContactService): AnyRou
       auth: 'basic',
       summary: 'N1: create a note, optionally related to contacts (and deals)',
       tags: TAGS,
-      request: { body: noteInput },
+      request: { body: noteInput, bodyLimit: BODY_LIMITS.record },
       responses: { 200: one, ...commonErrors },
       handler: async ({ body, user, req }, res) => sendOne(req, res, await create(body, user)),
     }),
@@ -65,7 +68,7 @@ export function noteRoutes(notes: NoteService, contacts: ContactService): AnyRou
       auth: 'basic',
       summary: 'Update the note with the id in the body: the sent fields replace the stored ones',
       tags: TAGS,
-      request: { body: noteUpdateInput },
+      request: { body: noteUpdateInput, bodyLimit: BODY_LIMITS.record },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
       handler: async ({ body, user, req }, res) => sendOne(req, res, await update(body, user.account)),
     }),
@@ -76,7 +79,7 @@ export function noteRoutes(notes: NoteService, contacts: ContactService): AnyRou
       summary: 'N2: add a note to the contact with this email (form call)',
       description: 'Form fields `email` and `note` (JSON object text with subject and description). An email no contact has is a 400 and nothing is created.',
       tags: TAGS,
-      request: { body: noteByEmailForm, bodyTypes: ['form', 'json'], bodyLimit: SMALL_BODY.note },
+      request: { body: noteByEmailForm, bodyTypes: ['form', 'json'], bodyLimit: BODY_LIMITS.record },
       responses: { 204: { description: 'Note added' }, ...commonErrors },
       handler: async ({ body, user }, res) => {
         const contact = await contacts.requireByEmail(user.account, body.email);
@@ -123,7 +126,7 @@ export function noteRoutes(notes: NoteService, contacts: ContactService): AnyRou
       auth: 'basic',
       summary: 'Create a note related to deals (deal_ids required)',
       tags: TAGS,
-      request: { body: noteInput },
+      request: { body: noteInput, bodyLimit: BODY_LIMITS.record },
       responses: { 200: one, ...commonErrors },
       handler: async ({ body, user, req }, res) => {
         requireDeals(body);
@@ -136,7 +139,7 @@ export function noteRoutes(notes: NoteService, contacts: ContactService): AnyRou
       auth: 'basic',
       summary: 'Update a note related to deals (Python client README 4.6): as PUT /dev/api/notes, deal_ids required',
       tags: TAGS,
-      request: { body: noteUpdateInput },
+      request: { body: noteUpdateInput, bodyLimit: BODY_LIMITS.record },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
       handler: async ({ body, user, req }, res) => {
         requireDeals(body);

@@ -2,11 +2,12 @@ import { xmlRoot } from '@lib/routing';
 import { pathId, text, z } from '@lib/validation';
 import { contactIdList, idList } from '../contacts/contact-links';
 import { idField } from '../input/fields';
-import { PAGE_MAX } from '../http/page-budget';
-import { wholeListQueryUpTo } from '../paging';
+import { wholeListQuery as wholeList } from '../paging';
 
-const subject = text({ max: 1000 });
-export const NOTE_DESCRIPTION_MAX = 10_000;
+export const NOTE_SUBJECT_MAX = 1_000;
+/** A note's text (64 Ki characters: call notes, minutes); a subject is a title. */
+export const NOTE_DESCRIPTION_MAX = 65_536;
+const subject = text({ max: NOTE_SUBJECT_MAX });
 const description = text({ max: NOTE_DESCRIPTION_MAX });
 /** Shown in responses; accepted back (so a fetched note can be sent unchanged) and ignored. */
 const readOnly = z.unknown().optional();
@@ -50,4 +51,4 @@ export const noteByEmailForm = z.strictObject({
 export const contactNotesParams = z.strictObject({ contact_id: pathId });
 export const contactNoteParams = z.strictObject({ contact_id: pathId, note_id: pathId });
 export const dealNotesParams = z.strictObject({ id: pathId });
-export const wholeListQuery = wholeListQueryUpTo(PAGE_MAX.notes);
+export const wholeListQuery = wholeList;

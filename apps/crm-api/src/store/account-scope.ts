@@ -1,5 +1,5 @@
 import { driverCollection, insertWithSequenceId, removeFromLists, timeOrderedIds, updateByRevision, type SequenceInsertOptions } from '@lib/mongo';
-import { collectionSource, modelSource, type PageSource, type SortKey } from '@lib/paging';
+import { collectionSource, modelSource, type PageReader, type PageSource, type SortKey } from '@lib/paging';
 import type { Model, mongo, UpdateQuery } from 'mongoose';
 import type { CrmPager, Page, SortedPageParams } from '../paging';
 
@@ -64,23 +64,6 @@ export function accountScope<T extends AccountRecord>(model: Model<T>, account: 
     /** Hot reads straight to the driver: the same plain documents as `lean()`, without a mongoose Query. */
     driverFind: <R extends mongo.Document = T>(filter: ScopedFilter, options?: mongo.FindOptions) =>
       driver().find<R>(where(filter) as mongo.Filter<T>, options).toArray(),
-    /** A driver read in batches of `size`, for a reader that may stop early (the cursor is closed then). */
-    async *driverBatches<R extends mongo.Document = T>(filter: ScopedFilter, options: mongo.FindOptions, size: number): AsyncGenerator<R[]> {
-      const cursor = driver().find<R>(where(filter) as mongo.Filter<T>, { ...options, batchSize: size });
-      try {
-        let batch: R[] = [];
-        for await (const doc of cursor) {
-          batch.push(doc);
-          if (batch.length === size) {
-            yield batch;
-            batch = [];
-          }
-        }
-        if (batch.length) yield batch;
-      } finally {
-        await cursor.close();
-      }
-    },
     driverFindOne: (filter: ScopedFilter, options?: mongo.FindOptions) => driver().findOne(where(filter) as mongo.Filter<T>, options) as Promise<T | null>,
 
     /**
@@ -103,6 +86,8 @@ export function accountScope<T extends AccountRecord>(model: Model<T>, account: 
      */
     driverSorted: (pager: CrmPager, filter: ScopedFilter, params: SortedPageParams, scope: string): Promise<Page<T>> =>
       pager.sorted(raw(), where(filter), params, scope),
+    /** The first `size` records matching `filter` in creation order, on the driver, uncounted (a bounded view, not a page). */
+    driverFirst: (pager: CrmPager, filter: ScopedFilter, size: number): PageReader<T> => pager.first(raw(), where(filter), size),
 
     /** Takes `values` out of the id list `field` of the records matching `filter`, each record atomically. */
     removeFromLists: (filter: ScopedFilter, field: string, values: number[], alsoSet?: Record<string, unknown>) =>

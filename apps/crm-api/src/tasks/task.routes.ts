@@ -2,11 +2,14 @@ import { XML_NAMES } from '../http/xml-names';
 import { validationFailed } from '@lib/errors';
 import { xmlRoot, xmlList, type AnyRoute } from '@lib/routing';
 import { defineRoute } from '../define-route';
+import { BODY_LIMITS } from '../http/body-limits';
 import type { Request, Response } from 'express';
 import type { ContactService } from '../contacts/contact.service';
 import { commonErrors, notFoundError } from '../http/errors.outputs';
-import { shapePage, type Page } from '../paging';
+import type { Page } from '../paging';
 import { reply, sendNoContent } from '../http/reply';
+import { sendPage } from '../http/send-page';
+import { TASK_READING } from './task.paging';
 import type { TaskDoc } from './task.model';
 import { taskListOutput, taskOutput } from './task.outputs';
 import type { TaskPresenter } from './task.presenter';
@@ -35,8 +38,7 @@ function refuseId(body: TaskInput): void {
 
 export function taskRoutes(tasks: TaskService, contacts: ContactService, present: TaskPresenter): AnyRoute[] {
   const sendOne = async (req: Request, res: Response, doc: TaskDoc) => reply(req, res, await present.one(doc), XML_NAMES.task);
-  const sendList = async (req: Request, res: Response, page: Page<TaskDoc>) =>
-    reply(req, res, shapePage(await present.many(page.items), page), XML_NAMES.tasks);
+  const sendList = (req: Request, res: Response, page: Page<TaskDoc>) => sendPage(req, res, page, { reading: TASK_READING, present: present.many, xml: XML_NAMES.tasks });
 
   return [
     defineRoute({
@@ -110,7 +112,7 @@ export function taskRoutes(tasks: TaskService, contacts: ContactService, present
       auth: 'basic',
       summary: 'T7: create a task',
       tags: TAGS,
-      request: { body: taskInput },
+      request: { body: taskInput, bodyLimit: BODY_LIMITS.records },
       responses: { 200: one, ...commonErrors },
       handler: async ({ body, user, req }, res) => {
         refuseId(body);
@@ -124,7 +126,7 @@ export function taskRoutes(tasks: TaskService, contacts: ContactService, present
       summary: 'T8: create a task related to the contact with this email',
       description: 'An email no contact of the account has is a 400 and nothing is created.',
       tags: TAGS,
-      request: { params: emailParams, body: taskInput },
+      request: { params: emailParams, body: taskInput, bodyLimit: BODY_LIMITS.records },
       responses: { 200: one, ...commonErrors },
       handler: async ({ params, body, user, req }, res) => {
         refuseId(body);
@@ -139,7 +141,7 @@ export function taskRoutes(tasks: TaskService, contacts: ContactService, present
       summary: 'T9: update the task with the id in the body (subject, type, priority_type and due required)',
       description: 'The sent fields replace the stored ones; optional fields not sent stay as stored.',
       tags: TAGS,
-      request: { body: taskUpdateInput },
+      request: { body: taskUpdateInput, bodyLimit: BODY_LIMITS.records },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
       handler: async ({ body, user, req }, res) => {
         const { id, ...changes } = body;
@@ -152,7 +154,7 @@ export function taskRoutes(tasks: TaskService, contacts: ContactService, present
       auth: 'basic',
       summary: 'Change only the sent fields of the task with the id in the body',
       tags: TAGS,
-      request: { body: taskPatchInput },
+      request: { body: taskPatchInput, bodyLimit: BODY_LIMITS.records },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
       handler: async ({ body, user, req }, res) => {
         const { id, ...changes } = body;

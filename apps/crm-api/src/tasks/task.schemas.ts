@@ -2,17 +2,20 @@ import { pathId, queryEnum, queryInt, text, z } from '@lib/validation';
 import { contactIdList, idList } from '../contacts/contact-links';
 import { epochField, inOrder, MAX_EPOCH } from '../input/epoch';
 import { idField, intField } from '../input/fields';
-import { PAGE_MAX } from '../http/page-budget';
-import { pageParamsUpTo, wholeListQueryUpTo } from '../paging';
-
-const pageParams = pageParamsUpTo(PAGE_MAX.tasks);
+import { pageParams as pageParamsOf, wholeListQuery as wholeList } from '../paging';
 import { PRIORITY_TYPES, TASK_STATUSES, TASK_TYPES } from './task.model';
+
+/** T5: ten tasks a page unless asked (the default it always had). */
+export const TASK_PAGE_DEFAULT = 10;
+const pageParams = pageParamsOf(TASK_PAGE_DEFAULT);
+/** A task's subject is its title. */
+export const TASK_SUBJECT_MAX = 1_000;
 
 /** Shown in responses; accepted back (so a fetched task can be sent unchanged) and ignored. */
 const readOnly = z.unknown().optional();
 
 const required = {
-  subject: text({ max: 1000 }),
+  subject: text({ max: TASK_SUBJECT_MAX }),
   type: z.enum(TASK_TYPES),
   priority_type: z.enum(PRIORITY_TYPES),
   due: epochField(),
@@ -72,4 +75,4 @@ export const taskParams = z.strictObject({ id: pathId });
 export const contactTasksParams = z.strictObject({ contact_id: pathId });
 export { emailParams } from '../contacts/contact.schemas';
 export const daysParams = z.strictObject({ days: queryInt({ min: 0, max: 3650, description: 'Days from today (0: due today)' }) });
-export const wholeListQuery = wholeListQueryUpTo(PAGE_MAX.tasks);
+export const wholeListQuery = wholeList;

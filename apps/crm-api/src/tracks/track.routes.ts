@@ -10,7 +10,7 @@ import { trackOutput } from './track.outputs';
 import { trackInput, trackParams, type TrackInput } from './track.schemas';
 import type { TrackService } from './track.service';
 import { trackView } from './track.view';
-import { SMALL_BODY } from '../http/body-limits';
+import { BODY_LIMITS } from '../http/body-limits';
 
 const TAGS = ['tracks'];
 const PATH = '/dev/api/milestone/pipelines';
@@ -47,7 +47,7 @@ export function trackRoutes(tracks: TrackService): AnyRoute[] {
       summary: 'K2: create a track',
       description: 'Body `{"name": "Sales", "milestone": "Open,Demo,Won,Lost"}`. The name must not be Default nor the name of another track of the account.',
       tags: TAGS,
-      request: { body: trackInput, bodyLimit: SMALL_BODY.fields },
+      request: { body: trackInput, bodyLimit: BODY_LIMITS.fields },
       responses: { 200: one, ...commonErrors },
       handler: async ({ body, user, req }, res) => {
         if (body.id !== undefined) throw validationFailed([{ field: 'id', message: 'must not be sent when creating; use PUT to update' }]);
@@ -61,7 +61,7 @@ export function trackRoutes(tracks: TrackService): AnyRoute[] {
       summary: 'K3: rename a track and set its milestones (without an id, create one)',
       description: 'A milestone that still holds deals cannot be removed or renamed; the Default track cannot be changed.',
       tags: TAGS,
-      request: { body: trackInput, bodyLimit: SMALL_BODY.fields },
+      request: { body: trackInput, bodyLimit: BODY_LIMITS.fields },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
       handler: async ({ body, user, req }, res) => {
         const milestones = milestonesOf(body);

@@ -18,7 +18,8 @@ export const milestoneList = z
   })
   .meta({ description: 'Milestone names separated by commas, each starting with an uppercase letter', example: 'Open,Demo,Won,Lost' });
 
-const trackName = text({ max: 100 })
+export const TRACK_NAME_MAX = 100;
+const trackName = text({ max: TRACK_NAME_MAX })
   .transform((name) => name.trim())
   .refine((name) => name !== DEFAULT_TRACK_NAME, `must not be ${DEFAULT_TRACK_NAME}: every account has that track already`);
 

@@ -39,7 +39,7 @@ const PAGE_PARAMETERS = ['page_size', 'limit'];
  * The worst request of every operation of an app's served OpenAPI document (so routes added later
  * are included): GETs at the largest page size the document allows, and writes with a malformed
  * body of the body limit in every media type the operation takes (an array of 0s, each a
- * validation issue if the bounds on error bodies did not hold).
+ * validation issue if the bounds on error bodies did not hold; in XML, empty elements).
  */
 export function worstRequests(doc: OpenApiPaths, options: WorstRequestOptions): RawRequest[] {
   const requests: RawRequest[] = [];
@@ -72,6 +72,8 @@ export function worstRequests(doc: OpenApiPaths, options: WorstRequestOptions): 
         if (type === 'application/x-www-form-urlencoded') {
           requests.push({ method, url: target, headers: { 'Content-Type': type }, body: `ids=${encodeURIComponent(zeros).slice(0, size)}` });
         }
+        // empty elements: the costliest XML to parse for its size
+        if (type === 'application/xml') requests.push({ method, url: target, headers: { 'Content-Type': type }, body: `<ids>${'<i/>'.repeat(Math.floor(size / 4) - 3)}</ids>` });
       }
     }
   }

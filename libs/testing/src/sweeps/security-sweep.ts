@@ -1,5 +1,5 @@
 import type { AnyRoute } from '@lib/routing';
-import { routeTable } from '@lib/http';
+import { bodyLimitOf, routeTable } from '@lib/http';
 import { sendRaw, type RawRequest } from './raw-client';
 import { encode, bodyTypes, fillPath, mediaType } from './route-shape';
 import { appendQuery, seededSnapshot, sendAndCheck, useLoopbackServer, withCredentials, type SweepTarget } from './sweep-target';
@@ -12,9 +12,6 @@ export interface SecuritySweepTarget extends SweepTarget {
   /** Wrong credentials sent as query parameters (a wrong or expired `?access_token=`), for APIs that take them there. */
   wrongCredentialQueries?: Array<Record<string, string>>;
 }
-
-/** Bigger than any app's body limit. */
-const OVERSIZE_BYTES = 2 * 1024 * 1024;
 
 const urlOf = (target: SweepTarget, route: AnyRoute) => fillPath(route, (name) => encode(String(target.sample?.(name) ?? 1)));
 
@@ -86,7 +83,8 @@ export function securitySweep(target: SecuritySweepTarget): void {
       if (route.method === 'get') continue; // health and reads are mounted without the discard (GET bodies are not read)
       const types = bodyTypes(route).length ? bodyTypes(route) : (['none'] as const);
       for (const type of types) {
-        const filler = 'A'.repeat(OVERSIZE_BYTES);
+        // over the app's limit, which a route without a smaller one of its own (or without a body) has
+        const filler = 'A'.repeat(bodyLimitOf(target.app) + 1024);
         const body = type === 'json' ? JSON.stringify({ filler }) : `filler=${filler}`;
         const contentType = type === 'none' ? 'application/octet-stream' : mediaType(type);
         const req = withCredentials(target, route, { method: route.method, url: urlOf(target, route), headers: { 'Content-Type': contentType }, body });
