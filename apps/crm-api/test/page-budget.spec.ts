@@ -1,3 +1,4 @@
+import { limitBytes } from '@lib/http';
 import type { Model } from 'mongoose';
 import { CONTACT_WORST_BYTES } from '../src/contacts/contact.paging';
 import { MAX_RELATED_CONTACTS } from '../src/contacts/contact-links';
@@ -7,6 +8,7 @@ import { CUSTOM_NAME_MAX, CUSTOM_TEXT_MAX, DEAL_DESCRIPTION_MAX, DEAL_NAME_MAX, 
 import { EVENT_WORST_BYTES } from '../src/events/event.paging';
 import { eventModel } from '../src/events/event.model';
 import { EVENT_TITLE_MAX } from '../src/events/event.schemas';
+import { BODY_LIMITS } from '../src/http/body-limits';
 import { CURSOR_BYTES, PAGE_BUDGET_BYTES } from '../src/http/page-budget';
 import { NOTE_WORST_BYTES } from '../src/notes/note.paging';
 import { noteModel } from '../src/notes/note.model';
@@ -333,6 +335,17 @@ describe('the worst single record of each list fits a page', () => {
     expect(noteList.bytes).toBeLessThanOrEqual(NOTE_WORST_BYTES.sent);
     const eventList = await fetchPage({ label: 'E2', method: 'get', path: `/dev/api/contacts/${contacts[0]}/events/sort`, item: 'event' }, kind, PAGE_SIZE_MAX);
     expect(eventList.bytes).toBeLessThanOrEqual(EVENT_WORST_BYTES.sent);
+    // sent back as fetched (the Java client's updateDeal; Python's json.dumps escapes every non-ASCII
+    // character as \uXXXX): within the body limit of whole records, and stored unchanged
+    const fetched = await ctx.as(ann).get(`/dev/api/opportunity/${deals[2]}`).set('Accept', ACCEPT[kind]);
+    const body = kind === 'json' ? JSON.stringify(JSON.parse(fetched.text)).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) : fetched.text;
+    expect(Buffer.byteLength(body)).toBeGreaterThan(limitBytes('1mb'));
+    expect(Buffer.byteLength(body)).toBeLessThanOrEqual(limitBytes(BODY_LIMITS.records));
+    const before = await h.Deal().findById(deals[2]).lean();
+    const sentBack = await ctx.as(ann).put('/dev/api/opportunity').set('Content-Type', ACCEPT[kind]).send(body);
+    expect(sentBack.status).toBe(200);
+    const after = await h.Deal().findById(deals[2]).lean();
+    expect({ ...after, updated_time: 0 }).toEqual({ ...before, updated_time: 0 });
     // four such deals: a page of them holds what fits (one in XML), the cursors lead through all four
     const sizesOfPages = await walk(dealsList, kind, deals);
     expect(sizesOfPages.length).toBeGreaterThan(1);

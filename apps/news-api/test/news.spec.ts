@@ -86,6 +86,13 @@ describe('GET /news', () => {
     expect([...ids(filtered), ...ids(rest)]).toEqual([1, 3, 6, 4]);
   });
 
+  it('takes limit up to 200: every item when they fit', async () => {
+    const res = await news('?limit=200');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ total: 6, has_more: false });
+    expect(ids(res)).toHaveLength(6);
+  });
+
   it('refuses a cursor made for other filters, and an altered one', async () => {
     const first = await news('?company=BHP&limit=1');
     const other = await news(`?company=QAN&limit=1&cursor=${encodeURIComponent(first.body.next_cursor)}`);
@@ -121,7 +128,7 @@ describe('GET /news', () => {
     ['from=2026-11-20&to=2026-11-19', 'to', 'must not be before from'],
     ['sort=relevance', 'sort', ''],
     ['limit=0', 'limit', 'at least 1'],
-    ['limit=101', 'limit', 'at most 100'],
+    ['limit=201', 'limit', 'at most 200'],
     ['q=', 'q', 'must not be empty'],
     ['q[$ne]=x', 'q[$ne]', ''],
     ['page=2', 'page', 'not an accepted parameter'],

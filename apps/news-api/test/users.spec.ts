@@ -142,6 +142,17 @@ describe('admin routes', () => {
     expect(again.body.error).toEqual({ code: 'not_found', message: 'User 2 not found' });
   });
 
+  it('takes limit up to 200; more is a 400 naming limit', async () => {
+    const adminToken = await ctx.tokenFor('admin', 'admin@example.com');
+    await ctx.createUser('b@example.com');
+    const whole = await request(ctx.app).get('/users?limit=200').set('Authorization', `Bearer ${adminToken}`);
+    expect(whole.status).toBe(200);
+    expect(whole.body).toMatchObject({ total: 2, has_more: false });
+    const over = await request(ctx.app).get('/users?limit=201').set('Authorization', `Bearer ${adminToken}`);
+    expect(over.status).toBe(400);
+    expect(over.body.error.fields).toEqual([{ field: 'limit', message: expect.stringContaining('200') }]);
+  });
+
   it('answers 403 to a plain user and changes nothing', async () => {
     const token = await ctx.tokenFor('user', 'plain@example.com');
     for (const [method, path] of [
