@@ -61,6 +61,7 @@ export interface SeenPage {
 
 /** Creating records and walking lists as `user()`, on the suite's app. */
 export function pageWalk(ctx: ReturnType<typeof setupCrmApp>, user: () => TestUser) {
+  let copied = 0;
   async function created(path: string, body: object): Promise<number> {
     const res = await ctx.as(user()).post(path).send(body);
     expect([path, res.status]).toEqual([path, 200]);
@@ -75,7 +76,8 @@ export function pageWalk(ctx: ReturnType<typeof setupCrmApp>, user: () => TestUs
     const original = (await model.findById(id).lean()) as unknown as Record<string, number>;
     const docs = Array.from({ length: count - 1 }, (_, i) => ({
       ...original,
-      _id: 1_000_000 + id * 1_000 + i,
+      // small ids: the service's own are time-ordered (about 10^14 and up), so these never meet them
+      _id: ++copied,
       created_time: original.created_time + i + 1,
       [field]: original[field] + i + 1,
     }));
