@@ -51,7 +51,8 @@ export interface NewsAppConfig extends ServiceDeps {
 export function createApp(config: NewsAppConfig) {
   const { connection, logger, lifecycle } = config;
   // Cursors are signed with a key derived from the JWT secret: one secret less to configure.
-  const pager = keysetPager(createHmac('sha256', config.jwt.secret).update('news-api page cursors').digest('hex'));
+  const cursorSecret = createHmac('sha256', config.jwt.secret).update('news-api page cursors').digest('hex');
+  const pager = keysetPager(cursorSecret);
   const users = userService(connection, { pager, passwords: passwordQueue(config.passwordQueue ?? DEFAULT_PASSWORD_QUEUE), tokenUserTtlMs: config.tokenUserTtlMs });
   const jwt = jwtAuth(users, config.jwt);
   const isMasterKey = secretMatcher(config.masterKey);
@@ -100,7 +101,7 @@ export function createApp(config: NewsAppConfig) {
       ...authRoutes(config.jwt),
       ...userRoutes({ users }),
       ...sourceRoutes(sourceService(connection, sync.publishers), { sync }),
-      ...newsRoutes(newsService(connection, pager), { sourceIds: config.publishers.map((p) => p.id) }),
+      ...newsRoutes(newsService(connection, pager, cursorSecret), { sourceIds: config.publishers.map((p) => p.id) }),
       ...companyRoutes(),
     ],
     errorFormat: errorObjectBody,

@@ -71,6 +71,30 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ NEWS_FEEDS: path.join(dir, 'missing.json') })).toThrow(/NEWS_FEEDS .*missing\.json cannot be read/);
   });
 
+  it('reads a publisher\'s optional domain and language, and names a bad one', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'news-feeds-'));
+    const file = path.join(dir, 'feeds.json');
+    const afr = { id: 'afr', name: 'AFR', feeds: ['https://example.com/afr.xml'], domain: 'afr.com', language: 'en' };
+    writeFileSync(file, JSON.stringify({ publishers: [afr] }));
+    expect(loadConfig({ NEWS_FEEDS: file }).publishers).toEqual([afr]);
+    writeFileSync(file, JSON.stringify({ publishers: [{ ...afr, domain: 'AFR.com', language: 'english' }, { ...afr, id: 'b', domain: 'https://afr.com', language: 'xx' }] }));
+    expect(() => loadConfig({ NEWS_FEEDS: file })).toThrow(
+      /publishers\.0\.domain: must be a host name in lower case[\s\S]*publishers\.0\.language: must be an ISO 639-1 language code[\s\S]*publishers\.1\.domain[\s\S]*publishers\.1\.language/,
+    );
+  });
+
+  it('ships every publisher with its domain and language', () => {
+    expect(loadConfig({}).publishers.map((p) => [p.id, p.domain, p.language])).toEqual([
+      ['abc-news', 'abc.net.au', 'en'],
+      ['smh', 'smh.com.au', 'en'],
+      ['the-age', 'theage.com.au', 'en'],
+      ['guardian-au', 'theguardian.com', 'en'],
+      ['the-conversation-au', 'theconversation.com', 'en'],
+      ['stockhead', 'stockhead.com.au', 'en'],
+      ['motley-fool-au', 'fool.com.au', 'en'],
+    ]);
+  });
+
   it('reads a relative NEWS_FEEDS from the working directory and names the absolute path when it is wrong', () => {
     const relative = path.relative(process.cwd(), path.join(__dirname, '../src/feeds/default-feeds.json'));
     expect(loadConfig({ NEWS_FEEDS: relative }).publishers).toEqual(loadConfig({}).publishers);

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { setupNewsApp } from './setup-app';
+import { indexed } from './stored-articles';
 
 const ctx = setupNewsApp();
 let token = '';
@@ -13,7 +14,7 @@ const ARTICLES = [
   { _id: 5, title: 'Retail spending steady', summary: 'No listed names.', source: 'abc-news', source_name: 'ABC News', published_at: at(16, 5), companies: [] },
   // same time as 4: the id breaks the tie
   { _id: 6, title: 'Gold miners shine', summary: 'Northern Star at a record (ASX: NST).', source: 'abc-news', source_name: 'ABC News', published_at: at(17, 4), companies: ['NST'] },
-].map((a) => ({ ...a, url: `https://news.example/${a._id}`, fetched_at: at(21) }));
+].map((a) => indexed({ ...a, url: `https://news.example/${a._id}`, fetched_at: at(21) }));
 
 beforeEach(async () => {
   await ctx.Article.insertMany(ARTICLES);
@@ -52,7 +53,9 @@ describe('GET /news', () => {
     expect(ids(await news('?q=iron'))).toEqual([1, 3, 4]);
     expect(ids(await news('?q=IRON%20ore'))).toEqual([1, 4]);
     expect(ids(await news('?q=commbank'))).toEqual([2]);
-    expect((await news('?q=.*')).body).toMatchObject({ total: 0, data: [] });
+    // whole words (iron-clad holds the word iron; "shine" is not "shin"), regular-expression characters plain
+    expect((await news('?q=shin')).body).toMatchObject({ total: 0, data: [] });
+    expect(ids(await news('?q=ore.*'))).toEqual([1, 4]);
   });
 
   it('filters by one or more companies (any of them), comma-separated or repeated', async () => {
@@ -127,9 +130,12 @@ describe('GET /news', () => {
     ['to=2026-13-01', 'to', 'ISO 8601'],
     ['from=2026-11-20&to=2026-11-19', 'to', 'must not be before from'],
     ['sort=relevance', 'sort', ''],
+    ['sort=relevancy', 'sort', 'relevancy ranks the matches of q: give q too'],
+    ['q=.*', 'q', 'at character 1: the query has no word to search for'],
     ['limit=0', 'limit', 'at least 1'],
     ['limit=201', 'limit', 'at most 200'],
     ['q=', 'q', 'must not be empty'],
+    ['q=%20%20', 'q', 'must not be empty'],
     ['q[$ne]=x', 'q[$ne]', ''],
     ['page=2', 'page', 'not an accepted parameter'],
   ])('answers 400 naming the parameter for ?%s', async (query, field, message) => {

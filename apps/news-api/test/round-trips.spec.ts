@@ -1,6 +1,8 @@
 import { logCommands, type CommandLog } from '@lib/testing';
 import request from 'supertest';
+import { RANK_WINDOW, WINDOW_BATCH, WINDOW_READ_MAX } from '../src/news/search/relevance-pager';
 import { setupNewsApp } from './setup-app';
+import { indexed } from './stored-articles';
 
 const ctx = setupNewsApp({ monitorCommands: true });
 
@@ -57,6 +59,39 @@ describe('database round trips per request (driver command monitoring)', () => {
     } while (cursor && pages < 10);
     expect(pages).toBe(4);
     expect(seen).toEqual([7, 6, 5, 4, 3, 2, 1]); // 4 and 5 share a minute: the higher id first
+  });
+
+  it('sort=relevancy: a bounded window read, a count per word on the first page only, one read of the page by ids', async () => {
+    await ctx.Article.insertMany(
+      Array.from({ length: 9 }, (_, i) =>
+        indexed({ _id: i + 1, url: `https://news.example/${i + 1}`, title: `Lithium ${i % 3 ? 'gold' : 'nickel'} news ${i + 1}`, summary: '', source: 'abc-news', source_name: 'ABC News', published_at: minute(i), companies: [], fetched_at: minute(30) }),
+      ),
+    );
+    const token = await ctx.tokenFor('user', 'ranker@example.com');
+    const get = (cursor?: string) => request(ctx.app).get(`/news?q=lithium%20OR%20gold&sort=relevancy&limit=4${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`).set('Authorization', `Bearer ${token}`);
+    await get(); // the token's user, once
+    const articlesCommands = () => log.commands.filter((c) => c.collection === 'articles');
+    const names = () => articlesCommands().map((c) => c.name).sort();
+
+    log.reset();
+    const first = await get();
+    expect(first.status).toBe(200);
+    // the total and the two words' document frequencies (countDocuments runs as an aggregate), the corpus size, the window, the page
+    expect(names()).toEqual(['aggregate', 'aggregate', 'aggregate', 'count', 'find', 'find']);
+    const [window, byIds] = articlesCommands().filter((c) => c.name === 'find');
+    expect(window.command.limit).toBe(RANK_WINDOW + 1);
+    // streamed in batches: a request holds one batch of text at a time
+    expect(window.command.batchSize).toBe(WINDOW_BATCH);
+    expect(Object.keys(window.command.projection as object).sort()).toEqual(['published_at', 'search.content', 'search.summary', 'search.title']);
+    expect(JSON.stringify(byIds.command.filter)).toBe(JSON.stringify({ _id: { $in: first.body.data.map((a: { id: number }) => a.id) } }));
+    expect(log.commands.some((c) => 'skip' in c.command)).toBe(false);
+
+    log.reset();
+    const second = await get(first.body.next_cursor);
+    expect(second.status).toBe(200);
+    // the statistics come from the cursor: the total, the window again (by its bounds), the page
+    expect(names()).toEqual(['aggregate', 'find', 'find']);
+    expect(articlesCommands().find((c) => c.name === 'find')?.command.limit).toBe(WINDOW_READ_MAX);
   });
 });
 

@@ -6,6 +6,7 @@ import { signToken } from '../src/auth/tokens';
 import { articleModel } from '../src/news/article.model';
 import { userModel, type Role } from '../src/users/user.model';
 import { JWT_SECRET } from './setup-app';
+import { indexed } from './stored-articles';
 
 export const PASSWORD = 'password-123';
 const SETTINGS = { secret: JWT_SECRET, expiresInSeconds: 3600 };
@@ -52,7 +53,7 @@ const at = (day: number) => new Date(Date.UTC(2026, 10, day, 3));
 export async function storeArticles(connection: Connection, n = 4): Promise<void> {
   const companies = [['BHP'], ['CBA', 'WBC'], ['BHP', 'FMG'], []];
   await articleModel(connection).insertMany(
-    Array.from({ length: n }, (_, i) => ({
+    Array.from({ length: n }, (_, i) => indexed({
       _id: i + 1,
       url: `https://news.example/${i + 1}`,
       title: `Iron ore story ${i + 1}`,

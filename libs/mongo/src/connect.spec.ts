@@ -138,6 +138,7 @@ describe('time limits of every connection (docs/RESILIENCE.md, "Database time bo
       expect(await things.find({ name: 'a' }).toArray()).toEqual([{ _id: 1, name: 'a' }]);
       expect(await things.findOne({ _id: 1 })).toEqual({ _id: 1, name: 'a' });
       expect(await things.countDocuments({})).toBe(1);
+      expect(await things.estimatedDocumentCount()).toBe(1);
       expect(await things.distinct('name', {})).toEqual(['a']);
       await things.aggregate([{ $match: { name: 'a' } }]).toArray();
       await things.findOne({ _id: 1 }, { maxTimeMS: 50 });
@@ -147,6 +148,7 @@ describe('time limits of every connection (docs/RESILIENCE.md, "Database time bo
         { name: 'find', maxTimeMS: limit },
         { name: 'find', maxTimeMS: limit },
         { name: 'aggregate', maxTimeMS: limit },
+        { name: 'count', maxTimeMS: limit },
         { name: 'distinct', maxTimeMS: limit },
         { name: 'aggregate', maxTimeMS: limit },
         { name: 'find', maxTimeMS: 50 },

@@ -1,5 +1,5 @@
 import type { Connection } from 'mongoose';
-import { createConnection, openConnection } from './connect';
+import { createConnection, DATABASE_TIME_LIMITS, openConnection, type DatabaseTimeLimits } from './connect';
 import { startEmbeddedMongo, type EmbeddedMongo } from './embedded';
 import { redactMongoUrl, type MongoTarget } from './target';
 
@@ -11,6 +11,17 @@ export interface OpenDatabase {
   /** Reaches the server; rejects when it does not answer within the server selection limit, and may be called again then. */
   open(): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * A longer query limit, and past it the socket's silence limit (the server stops the query before
+ * the socket is cut) and the heartbeat's answer limit (a server busy with a long command on its one
+ * thread, as the embedded one is, still counts as up).
+ */
+function queryLimits(queryMs: number | undefined): Partial<DatabaseTimeLimits> {
+  if (queryMs === undefined) return {};
+  const past = queryMs + 500;
+  return { queryMs, socketMs: Math.max(DATABASE_TIME_LIMITS.socketMs, past), connectMs: Math.max(DATABASE_TIME_LIMITS.connectMs, past) };
 }
 
 /**
@@ -26,14 +37,15 @@ export async function createDatabase(target: MongoTarget): Promise<OpenDatabase>
     url = embedded.uri;
   }
   const serverUrl = url;
-  const connection = createConnection();
+  const limits = queryLimits(target.queryMs);
+  const connection = createConnection(limits);
   const description = embedded
     ? `embedded in-memory server at ${url} (data is lost at exit; set MONGO_URL for a real MongoDB), database "${target.dbName}"`
     : `MongoDB at ${redactMongoUrl(url)}, database "${target.dbName}"`;
   return {
     connection,
     description,
-    open: () => openConnection(connection, { url: serverUrl, dbName: target.dbName, maxPoolSize: target.poolSize }),
+    open: () => openConnection(connection, { url: serverUrl, dbName: target.dbName, maxPoolSize: target.poolSize, limits }),
     async close() {
       await connection.close();
       await embedded?.stop();

@@ -1,9 +1,9 @@
 import type { Model, mongo } from 'mongoose';
 
 /** The reads that take `maxTimeMS`: the driver-level twin of what mongoose queries get from the connection. */
-const TIMED_READS = ['find', 'findOne', 'aggregate', 'countDocuments', 'distinct'] as const;
+const TIMED_READS = ['find', 'findOne', 'aggregate', 'countDocuments', 'estimatedDocumentCount', 'distinct'] as const;
 /** Where each read takes its options. */
-const OPTIONS_AT: Record<(typeof TIMED_READS)[number], number> = { find: 1, findOne: 1, aggregate: 1, countDocuments: 1, distinct: 2 };
+const OPTIONS_AT: Record<(typeof TIMED_READS)[number], number> = { find: 1, findOne: 1, aggregate: 1, countDocuments: 1, estimatedDocumentCount: 0, distinct: 2 };
 
 const timedCollections = new WeakMap<Model<never>, mongo.Collection>();
 

@@ -1,4 +1,4 @@
-import { connectMongo, databaseReady } from './connect';
+import { connectMongo, databaseReady, DATABASE_TIME_LIMITS } from './connect';
 import { openDatabase } from './database';
 import { startEmbeddedMongo, type EmbeddedMongo } from './embedded';
 import { redactMongoUrl } from './target';
@@ -56,12 +56,25 @@ describe('openDatabase', () => {
     try {
       expect(database.connection.name).toBe('open_spec');
       expect(database.connection.getClient().options.maxPoolSize).toBe(3);
+      expect(database.connection.get('maxTimeMS')).toBe(DATABASE_TIME_LIMITS.queryMs);
+      expect(database.connection.getClient().options.socketTimeoutMS).toBe(DATABASE_TIME_LIMITS.socketMs);
       expect(await databaseReady(database.connection)).toBe(true);
       expect(database.description).toBe(`MongoDB at ${redactMongoUrl(url)}, database "open_spec"`);
     } finally {
       await database.close();
     }
     expect(await databaseReady(database.connection)).toBe(false);
+  });
+
+  it('gives every query the limit MONGO_QUERY_TIME_MS set, and the socket and the heartbeat half a second more', async () => {
+    const database = await openDatabase({ url: process.env.TEST_MONGO_URL as string, dbName: 'open_spec', queryMs: 30_000 });
+    try {
+      expect(database.connection.get('maxTimeMS')).toBe(30_000);
+      expect(database.connection.getClient().options.socketTimeoutMS).toBe(30_500);
+      expect(database.connection.getClient().options.connectTimeoutMS).toBe(30_500);
+    } finally {
+      await database.close();
+    }
   });
 
   it('starts an embedded server when no URL is set, and close() stops it', async () => {

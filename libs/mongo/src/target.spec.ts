@@ -68,6 +68,15 @@ describe('redactMongoUrl', () => {
     expect(redactMongoUrl('')).toBe('(unparseable url)');
   });
 
+  it('takes the query time limit from MONGO_QUERY_TIME_MS, for any lane, and refuses a bad one', () => {
+    expect(resolveMongoTarget('NEWS', 'news', { MONGO_QUERY_TIME_MS: '30000' })).toEqual({ dbName: 'news', queryMs: 30_000 });
+    expect(resolveMongoTarget('NEWS', 'news', { MONGO_URL: 'mongodb://db:27017', MONGO_QUERY_TIME_MS: '100', MONGO_POOL_SIZE: '2' })).toEqual({ url: 'mongodb://db:27017', dbName: 'news', poolSize: 2, queryMs: 100 });
+    expect(resolveMongoTarget('NEWS', 'news', { MONGO_QUERY_TIME_MS: '' })).toEqual({ dbName: 'news' });
+    for (const bad of ['99', '600001', '1e4', '-5', 'fast', ' 500']) {
+      expect(() => resolveMongoTarget('NEWS', 'news', { MONGO_QUERY_TIME_MS: bad })).toThrow(`MONGO_QUERY_TIME_MS must be a whole number of milliseconds from 100 to 600000, got "${bad}"`);
+    }
+  });
+
   it('takes the pool size from MONGO_POOL_SIZE, for any lane', () => {
     expect(resolveMongoTarget('CRM', 'crm', { MONGO_POOL_SIZE: '5' })).toEqual({ dbName: 'crm', poolSize: 5 });
     expect(resolveMongoTarget('CRM', 'crm', { MONGO_URL: 'mongodb://db:27017', MONGO_POOL_SIZE: '40' })).toEqual({ url: 'mongodb://db:27017', dbName: 'crm', poolSize: 40 });

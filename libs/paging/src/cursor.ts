@@ -6,7 +6,8 @@ const SIGNATURE_BYTES = 16;
 /** The longest cursor issued or accepted (what a page reserves for the cursor on its last item). */
 export const MAX_CURSOR_LENGTH = 1024;
 
-const invalidCursor = () => new HttpError(400, 'invalid_cursor', 'cursor: is not a cursor this service issued (pass the value from the previous page unchanged)', {
+/** The 400 of a cursor that is malformed, altered or foreign (also for a checked cursor whose content does not fit its use). */
+export const invalidCursor = () => new HttpError(400, 'invalid_cursor', 'cursor: is not a cursor this service issued (pass the value from the previous page unchanged)', {
   details: [{ field: 'cursor', message: 'is malformed or has been altered' }],
 });
 

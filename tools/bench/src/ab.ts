@@ -4,7 +4,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startEmbeddedMongo } from '@lib/mongo';
 import { SERVICE_NODE_FLAGS } from '@lib/services';
-import { endpoints, type AppName, type Endpoint } from './endpoints';
+import { appRows, endpoints, type AppEndpoint, type AppName } from './endpoints';
 import { measure, type MeasureOptions } from './measure';
 import { rssMb, startNode, type Service } from './processes';
 import { measureOptionsOf, roundOptions, rowsNamed } from './round-options';
@@ -86,7 +86,7 @@ async function main(): Promise<void> {
     services.push(...(await startSide(sides[0], env, APPS, false)));
     const first = sides[0].apps as Record<AppName, Service>;
     const seeded = await seed(first, Number(args.seed), database.uri);
-    const rows = rowsNamed(endpoints(seeded), args.only);
+    const rows = appRows(rowsNamed(endpoints(seeded), args.only));
     const needed = [...new Set(rows.map((row) => row.app))];
     for (const [i, side] of sides.entries()) if (i > 0) services.push(...(await startSide(side, env, needed, i === sides.length - 1)));
     const baseline = args.baseline ? await startNode('baseline', path.join(root, 'dist', 'tools', 'bench', 'baseline.js'), env) : undefined;
@@ -103,7 +103,7 @@ async function main(): Promise<void> {
   }
 }
 
-async function compareRounds(row: Endpoint, sides: Side[], baseline: Service | undefined, options: MeasureOptions): Promise<void> {
+async function compareRounds(row: AppEndpoint, sides: Side[], baseline: Service | undefined, options: MeasureOptions): Promise<void> {
   const cpu = sides.map(() => [] as number[]);
   const base: number[] = [];
   for (let round = 0; round < Number(args.rounds); round++) {

@@ -2,6 +2,7 @@ import { createSecretKey } from 'node:crypto';
 import express from 'express';
 import jwt from 'jsonwebtoken';
 import { MongoClient } from 'mongodb';
+import { NEWS_SEARCH_DB } from './endpoints';
 
 /** news-api's development JWT secret (the bench runs the apps with their development defaults). */
 const NEWS_JWT_SECRET = createSecretKey(Buffer.from('news-api-development-jwt-secret-not-for-production', 'utf8'));
@@ -68,6 +69,47 @@ async function main(): Promise<void> {
     const articles = news.collection('articles');
     const [total, data] = await Promise.all([articles.countDocuments(filter), articles.find(filter).sort({ published_at: -1, _id: -1 }).limit(21).toArray()]);
     res.json({ total, data });
+  });
+  // GET /news?q=("iron ore" OR lithium OR gold) -copper&sort=relevancy: the same filter news-api
+  // builds, the total, the corpus size and each ranking word's count, the newest 1,000 matches'
+  // search fields, BM25F as news-api scores (search/bm25.ts), then the page of 20 by ids
+  const SEARCHED = ['title', 'summary', 'content'] as const;
+  const WEIGHT = { title: 3, summary: 1.5, content: 1 };
+  const TYPICAL = { title: 11, summary: 32, content: 250 };
+  const RANKING = ['iron', 'ore', 'lithium', 'gold'];
+  const phrase = '(?:^| )iron ore(?: |$)';
+  const relevanceFilter = {
+    $and: [
+      { $or: [{ 'search.terms': { $all: ['iron', 'ore'] }, $or: SEARCHED.map((f) => ({ [`search.${f}`]: { $regex: phrase } })) }, { 'search.terms': 'lithium' }, { 'search.terms': 'gold' }] },
+      { $nor: [{ 'search.terms': 'copper' }] },
+    ],
+  };
+  type Ranked = { _id: number; published_at: Date; search?: Record<string, string> };
+  app.get('/news/relevance', async (_req, res) => {
+    const articles = client.db(NEWS_SEARCH_DB).collection<Ranked>('articles');
+    const [total, corpus, holding, window] = await Promise.all([
+      articles.countDocuments(relevanceFilter),
+      articles.estimatedDocumentCount(),
+      Promise.all(RANKING.map((word) => articles.countDocuments({ 'search.terms': word }, { limit: 20_000 }))),
+      articles.find(relevanceFilter, { sort: { published_at: -1, _id: -1 }, limit: 1_001, projection: { published_at: 1, 'search.title': 1, 'search.summary': 1, 'search.content': 1 } }).toArray(),
+    ]);
+    const idf = holding.map((n) => Math.log(1 + (corpus - n + 0.5) / (n + 0.5)));
+    const scored = window.slice(0, 1_000).map((doc) => {
+      const tf = RANKING.map(() => 0);
+      for (const field of SEARCHED) {
+        const tokens = doc.search?.[field]?.split(' ') ?? [];
+        const norm = WEIGHT[field] / (0.25 + (0.75 * tokens.length) / TYPICAL[field]);
+        for (const token of tokens) {
+          const i = RANKING.indexOf(token);
+          if (i >= 0) tf[i] += norm;
+        }
+      }
+      return { id: doc._id, time: doc.published_at.getTime(), score: tf.reduce((sum, t, i) => sum + (t ? (idf[i] * t * 2.2) / (t + 1.2) : 0), 0) };
+    });
+    scored.sort((a, b) => b.score - a.score || b.time - a.time || b.id - a.id);
+    const ids = scored.slice(0, 21).map((item) => item.id);
+    const docs = await articles.find({ _id: { $in: ids.slice(0, 20) } }).toArray();
+    res.json({ total, data: ids.slice(0, 20).map((id) => docs.find((doc) => doc._id === id)) });
   });
   // GET /users/me: the token's HMAC check (as news-api: HS256 pinned, a KeyObject made once), then one read of its user
   app.get('/news/users/me', async (req, res) => {

@@ -4,6 +4,10 @@
  * driver). Adding an endpoint is adding a row here (and its handler in baseline.ts).
  */
 export type AppName = 'crm-api' | 'articles-api' | 'news-api' | 'users-api';
+/** A process a row drives: an app, or news-api's second process for the search rows (its own database, NEWS_SEARCH_DB). */
+export type ProcessName = AppName | 'news-search';
+/** The database of the search rows' news-api process: its 20,000 articles slow the embedded server down, so they stay out of the other rows' way. */
+export const NEWS_SEARCH_DB = 'news_search';
 
 export interface BenchRequest {
   method: 'GET' | 'POST';
@@ -15,10 +19,17 @@ export interface BenchRequest {
 
 export interface Endpoint {
   name: string;
-  app: AppName;
+  app: ProcessName;
   ours: BenchRequest;
   baseline: BenchRequest;
+  /** Concurrent connections for this row, when not the run's. */
+  connections?: number;
 }
+
+/** A row of one of the four apps. */
+export type AppEndpoint = Endpoint & { app: AppName };
+/** The rows of the four apps (what ab.ts and profile.ts drive: they start no search process). */
+export const appRows = (rows: Endpoint[]): AppEndpoint[] => rows.filter((row): row is AppEndpoint => row.app !== 'news-search');
 
 /** What the seed stored, for the rows to point at. */
 export interface Seeded {
@@ -29,9 +40,16 @@ export interface Seeded {
   trackId: number;
   /** `Bearer <JWT>` of a news-api user. */
   newsAuth: string;
+  /** The same on the search process, when it runs (main.ts starts it; ab.ts and profile.ts do not). */
+  newsSearchAuth?: string;
 }
 
 const JSON_ACCEPT = { Accept: 'application/json' };
+/**
+ * The search row's query: about a third of the corpus matches (seed.ts, news-corpus.ts), so the
+ * ranking reads a whole window of the newest 1,000 matches.
+ */
+export const RELEVANCY_QUERY = '("iron ore" OR lithium OR gold) -copper';
 const newPerson = (n: number) =>
   JSON.stringify({
     properties: [
@@ -97,6 +115,18 @@ export function endpoints(seed: Seeded): Endpoint[] {
       ours: { method: 'GET', path: '/users/me', headers: { Authorization: seed.newsAuth } },
       baseline: { method: 'GET', path: '/news/users/me', headers: { Authorization: seed.newsAuth } },
     },
+    ...(seed.newsSearchAuth !== undefined
+      ? [
+          {
+            name: 'news GET /news?q=…&sort=relevancy (20k articles)',
+            app: 'news-search' as const,
+            ours: { method: 'GET' as const, path: `/news?q=${encodeURIComponent(RELEVANCY_QUERY)}&sort=relevancy`, headers: { Authorization: seed.newsSearchAuth } },
+            baseline: { method: 'GET' as const, path: '/news/relevance' },
+            // the embedded server takes seconds per request on this corpus: more connections only queue
+            connections: 2,
+          },
+        ]
+      : []),
     {
       name: 'users GET /users',
       app: 'users-api',

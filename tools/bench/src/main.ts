@@ -4,20 +4,23 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startEmbeddedMongo } from '@lib/mongo';
 import { SERVICE_NODE_FLAGS } from '@lib/services';
-import { endpoints, type AppName } from './endpoints';
+import { endpoints, NEWS_SEARCH_DB, type AppName, type ProcessName } from './endpoints';
 import { measure } from './measure';
 import { compositionTable, memoryTable, soakMemory } from './memory-report';
 import { readProbeFile } from './memory-sample';
 import { rssMb, startNode, type Service } from './processes';
 import { markdownTable, ratios, type Row } from './report';
 import { rowsNamed } from './round-options';
-import { seed } from './seed';
+import { searchCostOf, searchCostTable } from './search-cost';
+import { NEWS_CORPUS, seed } from './seed';
 import { soak } from './soak';
 import { measureStartup } from './startup';
 
 // The bundle lives in dist/tools/bench/, three levels below the workspace root.
 const root = path.resolve(__dirname, '..', '..', '..');
 const APPS: AppName[] = ['crm-api', 'articles-api', 'news-api', 'users-api'];
+/** maxTimeMS of the search process's queries (MONGO_QUERY_TIME_MS): the embedded server takes seconds per command on its corpus. */
+const SEARCH_QUERY_MS = 60_000;
 
 const { values: args } = parseArgs({
   options: {
@@ -25,6 +28,8 @@ const { values: args } = parseArgs({
     warmup: { type: 'string', default: '1' },
     connections: { type: 'string', default: '10' },
     seed: { type: 'string', default: '200' },
+    /** Articles of news-api's search corpus (the sort=relevancy row), beside the --seed ones. */
+    'news-corpus': { type: 'string', default: String(NEWS_CORPUS) },
     soak: { type: 'string', default: '60' },
     'skip-startup': { type: 'boolean', default: false },
     /** Only the rows whose name contains this text (or one of these, comma-separated; comparisons while tuning). */
@@ -47,11 +52,11 @@ async function main(): Promise<void> {
   const database = await startEmbeddedMongo();
   const services: Service[] = [];
   try {
+    const memoryDir = args['memory-dir'] ? path.resolve(args['memory-dir']) : mkdtempSync(path.join(os.tmpdir(), 'bench-memory-'));
+    mkdirSync(memoryDir, { recursive: true });
     // news-api: no feed sync (no network here; articles are seeded in the database)
     const env = { MONGO_URL: database.uri, NODE_ENV: 'development', NEWS_SYNC_INTERVAL: '0' };
     const apps = {} as Record<AppName, Service>;
-    const memoryDir = args['memory-dir'] ? path.resolve(args['memory-dir']) : mkdtempSync(path.join(os.tmpdir(), 'bench-memory-'));
-    mkdirSync(memoryDir, { recursive: true });
     log(`memory samples in ${memoryDir}`);
     const probeFile = (name: string) => path.join(memoryDir, `${name}.jsonl`);
     const probe = (name: string) => ({ env: { ...env, BENCH_MEMORY_FILE: probeFile(name) }, args: ['--require', path.join(__dirname, 'memory-probe.js')] });
@@ -63,23 +68,42 @@ async function main(): Promise<void> {
       apps[app] = await startNode(app, path.join(root, 'dist', 'apps', app, 'main.js'), appEnv, [...probeArgs, ...nodeArgs]);
       services.push(apps[app]);
     }
-    log(`seeding ${args.seed} records per service through the APIs`);
-    const seeded = await seed(apps, Number(args.seed), database.uri);
+    // the search rows' own news-api process and database (NEWS_SEARCH_DB), when a row selected needs it
+    const searchRows = rowsNamed(endpoints({ crmAuth: '', contactId: 0, contactEmail: '', trackId: 0, newsAuth: '', newsSearchAuth: '' }), args.only).filter((row) => row.app === 'news-search');
+    const corpus = Number(args['news-corpus']);
+    let newsSearch: Service | undefined;
+    if (searchRows.length && corpus > 0) {
+      const url = new URL(database.uri);
+      url.pathname = `/${NEWS_SEARCH_DB}`;
+      // the embedded server scans the whole corpus for each command (seconds): a longer query limit than production's
+      newsSearch = await startNode('news-api (search)', path.join(root, 'dist', 'apps', 'news-api', 'main.js'), { ...env, NEWS_MONGO_URL: url.toString(), MONGO_QUERY_TIME_MS: String(SEARCH_QUERY_MS) }, nodeArgs);
+      services.push(newsSearch);
+    }
+    log(`seeding ${args.seed} records per service through the APIs${newsSearch ? `, and ${corpus} news articles for search` : ''}`);
+    const seeded = await seed(apps, Number(args.seed), database.uri, newsSearch && { port: newsSearch.port, corpus });
+    const cost = newsSearch && (await searchCostOf(database.uri));
+    const processes: Record<ProcessName, Service | undefined> = { ...apps, 'news-search': newsSearch };
     const baselineProbe = probe('baseline');
     const baseline = await startNode('baseline', path.join(root, 'dist', 'tools', 'bench', 'baseline.js'), baselineProbe.env, baselineProbe.args);
     services.push(baseline);
 
     const rows: Row[] = [];
     for (const endpoint of rowsNamed(endpoints(seeded), args.only)) {
-      const app = apps[endpoint.app];
-      const ours = await measure(app.port, app.pid, endpoint.ours, options);
-      const base = await measure(baseline.port, baseline.pid, endpoint.baseline, options);
+      const app = processes[endpoint.app];
+      if (!app) throw new Error(`${endpoint.app} is not running`);
+      const rowOptions = { ...options, connections: endpoint.connections ?? options.connections };
+      const ours = await measure(app.port, app.pid, endpoint.ours, rowOptions);
+      const base = await measure(baseline.port, baseline.pid, endpoint.baseline, rowOptions);
       const row = { name: endpoint.name, ours, baseline: base };
       rows.push(row);
       log(`${endpoint.name}: ${ours.requestsPerSecond.toFixed(0)} req/s vs ${base.requestsPerSecond.toFixed(0)} — ${ratios(row).verdict}`);
     }
     console.log('\n## Throughput, latency and CPU per request (ratios: ours / baseline)\n');
     console.log(markdownTable(rows));
+    if (cost) {
+      console.log('\n## news-api search: what the index costs per stored article\n');
+      console.log(searchCostTable(cost));
+    }
 
     const afterBench = Object.fromEntries(APPS.map((app) => [app, rssMb(apps[app].pid)]));
     const baselineRss = rssMb(baseline.pid);

@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { startEmbeddedMongo } from '@lib/mongo';
 import { SERVICE_NODE_FLAGS } from '@lib/services';
 import { addSummaries, grouped, SourceFiles, summarize, type CpuProfile } from './cpu-profile';
-import { endpoints, type AppName, type Endpoint } from './endpoints';
+import { appRows, endpoints, type AppEndpoint, type AppName } from './endpoints';
 import { measure, type Figures, type MeasureOptions } from './measure';
 import { startNode, type Service } from './processes';
 import { measureOptionsOf, roundOptions, rowsNamed } from './round-options';
@@ -46,7 +46,7 @@ interface Window {
   figures: Figures;
 }
 interface RowRuns {
-  row: Pick<Endpoint, 'name' | 'app'>;
+  row: Pick<AppEndpoint, 'name' | 'app'>;
   ours: Window[];
   baseline: Window[];
   load: number[];
@@ -143,7 +143,7 @@ async function measureRows(out: string, options: MeasureOptions, profileDir: (na
     const seeded = await seed(apps, Number(args.seed), database.uri);
     const baseline = await startNode('baseline', path.join(root, 'dist', 'tools', 'bench', 'baseline.js'), env, ['--cpu-prof', `--cpu-prof-dir=${profileDir('baseline')}`]);
     services.push(baseline);
-    const rows = rowsNamed(endpoints(seeded), args.only);
+    const rows = appRows(rowsNamed(endpoints(seeded), args.only));
     for (const row of rows) {
       const runsOfRow: RowRuns = { row, ours: [], baseline: [], load: [] };
       runs.push(runsOfRow);

@@ -1,5 +1,6 @@
-import { MongoClient } from 'mongodb';
-import type { AppName, Seeded } from './endpoints';
+import { MongoClient, type Db } from 'mongodb';
+import { NEWS_SEARCH_DB, type AppName, type Seeded } from './endpoints';
+import { newsCorpus } from './news-corpus';
 
 /** The account owner `npm start` and the apps create by default (CRM_ADMIN_EMAIL / CRM_ADMIN_API_KEY). */
 const CRM_USER = 'admin@example.com';
@@ -45,17 +46,88 @@ async function seedDeals(crm: string, headers: Record<string, string>, ownerId: 
   return track.id;
 }
 
+/** Articles of news-api's search corpus by default (the sort=relevancy row). */
+export const NEWS_CORPUS = 20_000;
+/** Articles of the search corpus written per insert (the embedded database slows down on single inserts). */
+const CORPUS_BATCH = 1_000;
+const log = (line: string) => console.error(`bench | ${line}`);
+
 /**
- * A news-api user and its token (through the API, as a client would), and `count` articles written
- * straight into the database: feeds cannot be fetched here. Half of them mention BHP.
+ * news-api's SEARCH_VERSION (apps/news-api/src/news/search/search-fields.ts), which the corpus's
+ * search fields are written under. Should news-api's recipe change, its next sync re-indexes them
+ * (slowly on the embedded database: an update costs it about 25 ms): update this with it.
  */
-async function seedNews(news: string, mongoUrl: string, count: number): Promise<string> {
+const SEARCH_VERSION = 1;
+
+/**
+ * The search rows' corpus: `count` articles of `newsCorpus` after the ids `after`, one every 37 s
+ * back from `now`, mentioning no company, written straight into the database with the search
+ * fields news-api gives an article (its words are already folded: see news-corpus.ts), in batches:
+ * the embedded database inserts a batch far faster than it updates articles one by one.
+ */
+async function seedSearchCorpus(db: Db, count: number, after: number, now: number): Promise<void> {
+  const corpus = newsCorpus(count);
+  const started = Date.now();
+  for (let from = 0; from < count; from += CORPUS_BATCH) {
+    await db.collection<{ _id: number }>('articles').insertMany(
+      corpus.slice(from, from + CORPUS_BATCH).map(({ title, summary, words }, i) => {
+        const id = after + from + i + 1;
+        return {
+          _id: id,
+          url: `https://www.abc.net.au/news/bench-corpus/${id}`,
+          title,
+          summary,
+          source: 'abc-news',
+          source_name: 'ABC News',
+          published_at: new Date(now - (from + i) * 37_000),
+          companies: [],
+          fetched_at: new Date(now),
+          domains: ['www.abc.net.au', 'abc.net.au', 'net.au'],
+          language: 'en',
+          search: {
+            v: SEARCH_VERSION,
+            terms: [...new Set([...words.title, ...words.summary, ...words.content])],
+            title: words.title.join(' '),
+            summary: words.summary.join(' '),
+            content: words.content.join(' '),
+          },
+        };
+      }),
+    );
+  }
+  log(`news search corpus: ${count} articles inserted in ${((Date.now() - started) / 1000).toFixed(1)} s (batches of ${CORPUS_BATCH})`);
+}
+
+/** A news-api user and its token, through the API as a client would. */
+async function newsToken(news: string): Promise<string> {
   const form = { 'Content-Type': 'application/x-www-form-urlencoded' };
   const credentials = { email: 'bench@example.com', password: 'bench-password-1' };
   await post(`${news}/users`, form, new URLSearchParams({ ...credentials, access_token: NEWS_MASTER_KEY }).toString());
   const basic = `Basic ${Buffer.from(`${credentials.email}:${credentials.password}`).toString('base64')}`;
   const { token } = (await (await post(`${news}/auth`, { ...form, Authorization: basic }, `access_token=${NEWS_MASTER_KEY}`)).json()) as { token: string };
+  return `Bearer ${token}`;
+}
 
+/** The search process's user and token, and its corpus of `count` articles in NEWS_SEARCH_DB. */
+async function seedNewsSearch(news: string, mongoUrl: string, count: number): Promise<string> {
+  const auth = await newsToken(news);
+  const client = await new MongoClient(mongoUrl).connect();
+  try {
+    const db = client.db(NEWS_SEARCH_DB);
+    await seedSearchCorpus(db, count, 0, Date.now());
+    await db.collection<{ _id: string; seq: number }>('counters').updateOne({ _id: 'articles' }, { $set: { seq: count } }, { upsert: true });
+  } finally {
+    await client.close();
+  }
+  return auth;
+}
+
+/**
+ * A news-api user and its token, and `count` articles written straight into the database (feeds
+ * cannot be fetched here), half of them mentioning BHP.
+ */
+async function seedNews(news: string, mongoUrl: string, count: number): Promise<string> {
+  const auth = await newsToken(news);
   const client = await new MongoClient(mongoUrl).connect();
   try {
     const db = client.db('news');
@@ -79,12 +151,14 @@ async function seedNews(news: string, mongoUrl: string, count: number): Promise<
   } finally {
     await client.close();
   }
-  return `Bearer ${token}`;
+  return auth;
 }
 
-/** Stores `count` records in each service through its own API, as a client would (news articles excepted), and a board of deals. */
-/** Seeds `count` records per service through the APIs of the running `apps` (the news articles straight into the database at `mongoUrl`). */
-export async function seed(apps: Record<AppName, { port: number }>, count: number, mongoUrl: string): Promise<Seeded> {
+/**
+ * Seeds `count` records per service through the APIs of the running `apps` (the news articles
+ * straight into the database at `mongoUrl`), and when the search process runs, its corpus.
+ */
+export async function seed(apps: Record<AppName, { port: number }>, count: number, mongoUrl: string, search?: { port: number; corpus: number }): Promise<Seeded> {
   const ports = { crm: apps['crm-api'].port, articles: apps['articles-api'].port, news: apps['news-api'].port, users: apps['users-api'].port };
   const crmAuth = `Basic ${Buffer.from(`${CRM_USER}:${CRM_KEY}`).toString('base64')}`;
   const crmHeaders = { Authorization: crmAuth, 'Content-Type': 'application/json', Accept: 'application/json' };
@@ -112,5 +186,6 @@ export async function seed(apps: Record<AppName, { port: number }>, count: numbe
   );
   await times(count, 8, (i) => post(`http://127.0.0.1:${ports.users}/users?name=User${i}&age=${20 + (i % 50)}.5&city=Sydney`, {}));
   const newsAuth = await seedNews(`http://127.0.0.1:${ports.news}`, mongoUrl, count);
-  return { crmAuth, contactId, contactEmail: `seed${Math.floor(count / 2)}@bench.test`, trackId, newsAuth };
+  const newsSearchAuth = search && (await seedNewsSearch(`http://127.0.0.1:${search.port}`, mongoUrl, search.corpus));
+  return { crmAuth, contactId, contactEmail: `seed${Math.floor(count / 2)}@bench.test`, trackId, newsAuth, ...(newsSearchAuth && { newsSearchAuth }) };
 }

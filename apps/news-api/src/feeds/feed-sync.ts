@@ -4,7 +4,10 @@ import { idSequence, insertWithSequenceId, leaseHolder, tryLease, type HeldLease
 import { counter, type Logger } from '@lib/http';
 import type { Connection } from 'mongoose';
 import { articleModel, type ArticleDoc } from '../news/article.model';
-import type { Publisher } from './feeds-config';
+import { derivedFields } from '../news/derived-fields';
+import { DEFAULT_LANGUAGE } from '../news/language';
+import { indexUnindexedArticles } from '../news/search/search-backfill';
+import { publisherLanguage, type Publisher } from './feeds-config';
 import type { OutboundPolicy } from '@lib/outbound';
 import { FeedError } from './feed-error';
 import { DEFAULT_FETCH_LIMITS, fetchFeed, type FetchLimits } from './fetch-feed';
@@ -79,7 +82,13 @@ export function feedSync({ connection, logger, publishers, policy, limits = DEFA
    * duplicate. A URL another publisher stored first (syndication) stays that publisher's.
    */
   async function store(entry: FeedEntry, publisher: Publisher): Promise<'inserted' | 'updated' | 'unchanged'> {
-    const content = { title: entry.title, summary: entry.summary, published_at: entry.publishedAt, companies: entry.companies };
+    const content = {
+      title: entry.title,
+      summary: entry.summary,
+      published_at: entry.publishedAt,
+      companies: entry.companies,
+      ...derivedFields({ url: entry.url, title: entry.title, summary: entry.summary, content: entry.content, language: publisherLanguage(publisher) }),
+    };
     const update = async () => {
       const result = await Article.updateOne({ url: entry.url, source: publisher.id }, { $set: content });
       return result.matchedCount === 0 ? undefined : result.modifiedCount ? ('updated' as const) : ('unchanged' as const);
@@ -140,11 +149,23 @@ export function feedSync({ connection, logger, publishers, policy, limits = DEFA
     return report;
   }
 
+  /** Indexes the articles stored before search (or under an older recipe); a failure is logged, the sync goes on. */
+  async function indexForSearch(stopped: AbortSignal): Promise<void> {
+    const languages = new Map(publishers.map((publisher) => [publisher.id, publisherLanguage(publisher)]));
+    try {
+      const indexed = await indexUnindexedArticles(connection, (source) => languages.get(source) ?? DEFAULT_LANGUAGE, stopped);
+      if (indexed) logger.info({ indexed }, 'articles indexed for search');
+    } catch (err) {
+      logger.error({ err }, 'cannot index the articles stored before search; the next sync tries again');
+    }
+  }
+
   /** Runs a sync holding the lease, and records it as the last run unless it was stopped; frees the lease either way. */
   async function runHolding(lease: HeldLease, stop: AbortSignal): Promise<SyncReport> {
     const stopped = AbortSignal.any([stop, lease.lost]);
     try {
       const startedAt = new Date();
+      await indexForSearch(stopped);
       const sources = await Promise.all(publishers.map((publisher) => syncPublisher(publisher, stopped)));
       if (stopped.aborted) throw syncInterrupted();
       const report: SyncReport = { startedAt: startedAt.toISOString(), finishedAt: new Date().toISOString(), sources };

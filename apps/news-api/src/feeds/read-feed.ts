@@ -1,5 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { companiesMentioned } from '../companies/company-tagger';
+import { CONTENT_SEARCH_MAX } from '../news/search/search-fields';
 import { canonicalUrl } from './canonical-url';
 import { parseIsolated } from './isolated-parse';
 import { plainText, rawPrefixLength } from './plain-text';
@@ -19,6 +20,8 @@ export interface FeedEntry {
   summary: string;
   publishedAt: Date;
   companies: string[];
+  /** The start of the item's full content as plain text (for search; not stored as such). */
+  content: string;
 }
 
 export interface ReadFeedOptions {
@@ -50,7 +53,9 @@ export async function readFeed(xml: string, { now = new Date(), budgetMs = PARSE
     const summary = plainText(item.description ?? item.content, SUMMARY_MAX);
     const date = item.published ?? item.updated;
     const publishedAt = date === null ? now : new Date(date);
-    entries.push({ url, title, summary, publishedAt, companies: companiesMentioned(`${title}\n${summary}\n${plainText(item.content, CONTENT_SEARCHED)}`) });
+    const content = plainText(item.content, CONTENT_SEARCHED);
+    // search keeps the first CONTENT_SEARCH_MAX characters of words: twice that of text is plenty
+    entries.push({ url, title, summary, publishedAt, companies: companiesMentioned(`${title}\n${summary}\n${content}`), content: content.slice(0, 2 * CONTENT_SEARCH_MAX) });
   }
   return entries;
 }

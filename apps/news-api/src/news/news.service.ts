@@ -1,28 +1,29 @@
 import { createHash } from 'node:crypto';
 import { notFound } from '@lib/errors';
-import { driverCollection, escapeRegex } from '@lib/mongo';
+import { driverCollection } from '@lib/mongo';
 import { collectionSource, type CountedPage, type KeysetPager, type SortKey } from '@lib/paging';
 import type { Connection } from 'mongoose';
 import { articleModel, type ArticleDoc } from './article.model';
 import type { NewsQuery } from './news.schemas';
+import { queryFilter, rankingWords } from './search/query-filter';
+import { relevancePager } from './search/relevance-pager';
+import { SEARCH_FIELDS } from './search/search-fields';
 
+export type NewsFilter = Pick<NewsQuery, 'q' | 'searchIn' | 'company' | 'source' | 'domains' | 'excludeDomains' | 'language' | 'from' | 'to' | 'sort'>;
 
-export type NewsFilter = Pick<NewsQuery, 'q' | 'company' | 'source' | 'from' | 'to' | 'sort'>;
+const fieldsOf = (query: NewsFilter) => query.searchIn ?? SEARCH_FIELDS;
 
 /** The MongoDB filter of the query's filters (every value already validated). */
 function filterOf(query: NewsFilter): Record<string, unknown> {
   const filter: Record<string, unknown> = {};
   if (query.company) filter.companies = { $in: query.company };
   if (query.source) filter.source = { $in: query.source };
+  if (query.domains || query.excludeDomains) filter.domains = { ...(query.domains && { $in: query.domains }), ...(query.excludeDomains && { $nin: query.excludeDomains }) };
+  if (query.language) filter.language = { $in: query.language };
   if (query.from || query.to) filter.published_at = { ...(query.from && { $gte: query.from }), ...(query.to && { $lte: query.to }) };
-  const words = query.q?.split(/\s+/).filter(Boolean).slice(0, 10) ?? [];
-  if (words.length) {
-    filter.$and = words.map((word) => {
-      const pattern = { $regex: escapeRegex(word), $options: 'i' };
-      return { $or: [{ title: pattern }, { summary: pattern }] };
-    });
-  }
-  return filter;
+  if (!query.q) return filter;
+  const search = queryFilter(query.q.node, fieldsOf(query));
+  return Object.keys(filter).length ? { $and: [filter, search] } : search;
 }
 
 const sortKeys = (sort: NewsFilter['sort']): SortKey[] => {
@@ -33,22 +34,42 @@ const sortKeys = (sort: NewsFilter['sort']): SortKey[] => {
   ];
 };
 
+const sorted = (values?: string[]) => [...(values ?? [])].sort();
+
 /** A cursor is only valid with the filters it was made for. */
 function cursorScope(query: NewsFilter): string {
-  const filters = [query.q ?? '', [...(query.company ?? [])].sort(), [...(query.source ?? [])].sort(), query.from?.getTime() ?? '', query.to?.getTime() ?? '', query.sort];
+  const filters = [
+    query.q?.text ?? '',
+    sorted(query.searchIn),
+    sorted(query.company),
+    sorted(query.source),
+    sorted(query.domains),
+    sorted(query.excludeDomains),
+    sorted(query.language),
+    query.from?.getTime() ?? '',
+    query.to?.getTime() ?? '',
+    query.sort,
+  ];
   return `news:${createHash('sha256').update(JSON.stringify(filters)).digest('base64url')}`;
 }
 
-export function newsService(connection: Connection, pager: KeysetPager) {
+export function newsService(connection: Connection, pager: KeysetPager, cursorSecret: string) {
   const Article = articleModel(connection);
   // Straight on the driver's collection: the filter is built from validated values, so mongoose's
   // query building and casting would only cost time (the documents are the same).
-  const articles = collectionSource(driverCollection(Article));
+  const collection = driverCollection(Article);
+  const articles = collectionSource(collection);
+  const ranked = relevancePager(cursorSecret, collection);
 
   return {
     /** One page of the query's matches after its cursor, with the total of matches. */
-    page: (query: NewsFilter & Pick<NewsQuery, 'limit' | 'cursor'>): Promise<CountedPage<ArticleDoc>> =>
-      pager.page({ size: query.limit, cursor: query.cursor }, { from: articles, filter: filterOf(query), scope: cursorScope(query), order: sortKeys(query.sort), count: true }),
+    page(query: NewsFilter & Pick<NewsQuery, 'limit' | 'cursor'>): Promise<CountedPage<ArticleDoc>> {
+      const request = { size: query.limit, cursor: query.cursor };
+      const filter = filterOf(query);
+      const scope = cursorScope(query);
+      if (query.sort === 'relevancy' && query.q) return ranked.page(request, { filter, scope, words: rankingWords(query.q.node), fields: fieldsOf(query) });
+      return pager.page(request, { from: articles, filter, scope, order: sortKeys(query.sort), count: true });
+    },
 
     async get(id: number): Promise<ArticleDoc> {
       const doc = await Article.findById(id).lean<ArticleDoc>();
