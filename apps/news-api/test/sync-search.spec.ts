@@ -7,7 +7,7 @@ const ctx = setupNewsApp({
   publishers: (feeds) => [
     { id: 'abc-news', name: 'ABC News', domain: 'abc.net.au', feeds: [feeds.url('/abc.xml')] },
     { id: 'le-monde', name: 'Le Monde', language: 'fr', feeds: [feeds.url('/monde.xml')] },
-    { id: 'wiener', name: 'Wiener Zeitung', feeds: [feeds.url('/wien.xml')] },
+    { id: 'wiener', name: 'Wiener Zeitung', language: 'de', feeds: [feeds.url('/wien.xml')] },
   ],
 });
 
@@ -20,9 +20,8 @@ let token = '';
 beforeEach(async () => {
   ctx.feeds.reset();
   ctx.feeds.set('/abc.xml', { fixture: 'abc.xml' });
-  // no language declared: the publisher's (fr)
-  ctx.feeds.set('/monde.xml', { body: rss(undefined, [{ title: 'Le lithium australien séduit', link: 'https://www.lemonde.fr/economie/1', description: 'Les mines de Pilbara.' }]) });
-  // declared de-AT: German, whatever the publisher's default (en)
+  // an article's language is its publisher's, whatever the feed declares
+  ctx.feeds.set('/monde.xml', { body: rss('en-AU', [{ title: 'Le lithium australien séduit', link: 'https://www.lemonde.fr/economie/1', description: 'Les mines de Pilbara.' }]) });
   ctx.feeds.set('/wien.xml', { body: rss('de-AT', [{ title: 'Eisenerz: BHP hebt Förderung an', link: 'https://www.wienerzeitung.at/wirtschaft/1', description: 'Der Bergbaukonzern (ASX: BHP) meldet mehr.', content: '<p>Der Konzern nannte auch <b>Kupfer</b> und Nickel.</p>' }]) });
   token = await ctx.tokenFor('user', 'reader@example.com');
 });
@@ -94,7 +93,7 @@ describe('GET /sources', () => {
     expect(before.body.data.map((s: { id: string; domain: string; language: string; lastSyncAt: string | null }) => [s.id, s.domain, s.language, s.lastSyncAt])).toEqual([
       ['abc-news', 'abc.net.au', 'en', null],
       ['le-monde', '127.0.0.1', 'fr', null],
-      ['wiener', '127.0.0.1', 'en', null],
+      ['wiener', '127.0.0.1', 'de', null],
     ]);
     ctx.feeds.set('/wien.xml', { status: 503 });
     await syncNow();

@@ -13,7 +13,7 @@ const publisherSchema = z.strictObject({
   feeds: z.array(feedUrl).min(1).max(10),
   /** The site its articles link to (GET /sources, for the `domains` filter); default: the first feed's host without `www.`. */
   domain: z.string().refine((value) => domainName(value) === value, 'must be a host name in lower case, such as abc.net.au').optional(),
-  /** ISO 639-1 code of its articles when a feed declares none; default `en`. */
+  /** ISO 639-1 code of its articles; default `en`. */
   language: z.string().refine((value) => languageCode(value) !== undefined, 'must be an ISO 639-1 language code in lower case, such as en').optional(),
 });
 

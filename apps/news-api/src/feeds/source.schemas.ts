@@ -5,7 +5,7 @@ export const sourceOutput = z.object({
   name: z.string(),
   feeds: z.array(z.string()),
   domain: z.string().meta({ description: 'The site its articles link to: a value for the domains and excludeDomains filters of GET /news', example: 'abc.net.au' }),
-  language: z.string().meta({ description: 'ISO 639-1 code of its articles when a feed declares none (the language filter of GET /news)', example: 'en' }),
+  language: z.string().meta({ description: 'ISO 639-1 code of its articles (the language filter of GET /news)', example: 'en' }),
   status: z.enum(['ok', 'failing', 'never_synced']).meta({ description: 'failing: the latest fetch of a feed failed' }),
   lastSyncAt: z.string().nullable().meta({ description: 'When its feeds were last read, with or without success (the later of lastSuccessAt and lastErrorAt)' }),
   lastSuccessAt: z.string().nullable(),

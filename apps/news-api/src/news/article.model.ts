@@ -18,7 +18,7 @@ export interface ArticleDoc {
   fetched_at: Date;
   /** The link's host and its parent domains of two labels or more (`www.abc.net.au`, `abc.net.au`, `net.au`). */
   domains?: string[];
-  /** ISO 639-1 code: the feed's declared language, else the publisher's. */
+  /** ISO 639-1 code: its publisher's language (publishers file). */
   language?: string;
   /** What search reads (search/search-fields.ts); absent on articles stored before search until the next sync indexes them. */
   search?: ArticleSearch;

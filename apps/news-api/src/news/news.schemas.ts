@@ -98,7 +98,7 @@ export function newsQuery(sourceIds: string[]) {
       source: list(checked(source), 'Publisher ids of GET /sources, comma-separated or repeated').optional(),
       domains: list(domain, "Articles whose link is on one of these domains or their subdomains (abc.net.au also matches www.abc.net.au); comma-separated; see each source's domain in GET /sources").optional(),
       excludeDomains: list(domain, 'Articles whose link is on none of these domains or their subdomains; comma-separated').optional(),
-      language: list(checked(language), 'ISO 639-1 codes, comma-separated: articles in any of these languages (the feed\'s declared language, else the source\'s; see GET /sources)').optional(),
+      language: list(checked(language), 'ISO 639-1 codes, comma-separated: articles in any of these languages (their source\'s language, see GET /sources)').optional(),
       from: instant('start').optional().meta({ description: 'Published at or after: a date (from its start, UTC) or a date-time' }),
       to: instant('end').optional().meta({ description: 'Published at or before: a date (to its end, UTC) or a date-time' }),
       sort: z.enum(SORTS).default('newest').meta({
