@@ -48,8 +48,12 @@ describe('service endpoints', () => {
     );
     expect(Object.keys(res.body.components.securitySchemes).sort()).toEqual(['basic', 'bearer', 'masterKey']);
     expect(res.body.paths['/news'].get.parameters.map((p: { name: string }) => p.name).sort()).toEqual(
-      ['access_token', 'company', 'cursor', 'from', 'limit', 'q', 'sort', 'source', 'to'].sort(),
+      ['access_token', 'company', 'cursor', 'domains', 'excludeDomains', 'from', 'language', 'limit', 'q', 'searchIn', 'sort', 'source', 'to'].sort(),
     );
+    // the query language of q, its grammar and bounds
+    const q = res.body.paths['/news'].get.parameters.find((p: { name: string }) => p.name === 'q');
+    expect(q.description).toContain('query = or; or = and *("OR" and); and = unary *(["AND"] unary)');
+    expect(q.description).toContain('at most 500 characters, 20 words');
   });
 
   it('answers unknown paths and methods in the one error body', async () => {

@@ -29,7 +29,10 @@ describe('readFeed', () => {
       summary: 'The miner (ASX: BHP) said shipments from the Pilbara rose 4 per cent.',
       publishedAt: new Date('2026-11-19T22:00:00.000Z'),
       companies: ['BHP'],
+      content: '',
     });
+    // the start of an item's full content, for search
+    expect(entries[2].content).toBe('Analysts also mentioned Metcash (ASX code: MTS) and an unknown code ASX: ZZZ.');
   });
 
   it.each([
