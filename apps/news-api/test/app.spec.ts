@@ -52,8 +52,8 @@ describe('service endpoints', () => {
     );
     // the query language of q, its grammar and bounds
     const q = res.body.paths['/news'].get.parameters.find((p: { name: string }) => p.name === 'q');
-    expect(q.description).toContain('query = or; or = and *("OR" and); and = unary *(["AND"] unary)');
-    expect(q.description).toContain('at most 500 characters, 20 words');
+    expect(q.schema.description).toContain('query = or; or = and *("OR" and); and = unary *(["AND"] unary)');
+    expect(q.schema.description).toContain('at most 500 characters, 20 words');
   });
 
   it('answers unknown paths and methods in the one error body', async () => {
