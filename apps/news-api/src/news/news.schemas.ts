@@ -67,7 +67,7 @@ const Q_DESCRIPTION = `The words to search for, in a query language (README, "Se
 - at most ${MAX_QUERY_LENGTH} characters, ${MAX_QUERY_WORDS} words (a phrase counts each of its words) and ${MAX_QUERY_DEPTH} levels of parentheses
 
 Grammar (ABNF-like): query = or; or = and *("OR" and); and = unary *(["AND"] unary); unary = "NOT" unary / ("+" / "-") primary / primary; primary = "(" or ")" / DQUOTE *char DQUOTE / word.
-A malformed query is a 400 whose message gives the position (1-based, in characters): "q: at character 7: this \"(\" is not closed".`;
+A malformed query is a 400 whose message gives the position (1-based, in characters), e.g. q: at character 7: this "(" is not closed.`;
 
 /** The parsed query; the text too, for the cursor's scope. */
 const searchQuery = z
