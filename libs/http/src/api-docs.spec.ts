@@ -15,7 +15,7 @@ const app = buildServiceApp(testAppOptions({
       auth: 'public',
       summary: 'List the items',
       responses: { 200: { description: 'The items', schema: z.array(z.number()) } },
-      handler: (_ctx, res) => res.json([1]),
+      handler: () => ({ status: 200, body: [1] }),
     }),
   ],
   openapi: { title: 'Items <&> API', version: '1.0.0' },

@@ -1,5 +1,5 @@
 import { databaseUnavailable, errorHandler, notFoundHandler, type ErrorBodyFormat, type ErrorSender } from '@lib/errors';
-import { buildOpenApi, defineRoute, mountRoutes, PUBLIC, resolveAuth, type AnyRoute, type AuthScheme, type OpenApiOptions, type RouteResponse } from '@lib/routing';
+import { buildOpenApi, defineRoute, mountRoutes, PUBLIC, renderJson, resolveAuth, type AnyRoute, type AuthScheme, type OpenApiOptions, type RouteResponse } from '@lib/routing';
 import { z } from '@lib/validation';
 import { METRICS_PATH } from '@lib/services';
 import express, { type Express, type RequestHandler } from 'express';
@@ -11,6 +11,7 @@ import { DEFAULT_GATE, hasHeavyBody, heavyRequestGate, type GateOptions } from '
 import type { Lifecycle } from './lifecycle';
 import { httpLogger, type Logger } from './logger';
 import { metricsHandler } from './metrics';
+import { negotiatedRoutes, renderJsonOrXml } from './negotiate';
 import { securityHeaders } from './security-headers';
 import { trustProxies } from './trust-proxy';
 
@@ -29,6 +30,8 @@ export interface ServiceAppOptions {
   responseHeaders?: Record<string, string>;
   /** Admission of heavy requests (full pages, large bodies); DEFAULT_GATE unless given. */
   gate?: GateOptions;
+  /** Answer XML too, per Accept (crm): every route reads XML bodies, and an Accept naming neither type is refused with this 406. */
+  xml?: { notAcceptable: RouteResponse };
 }
 
 /** While the start-up steps have not succeeded (no database yet, indexes missing), every route but health answers 503. */
@@ -122,12 +125,13 @@ export function buildServiceApp(options: ServiceAppOptions): Express {
     summary: 'This OpenAPI description',
     tags: ['meta'],
     responses: { 200: { description: 'OpenAPI 3.1 document', schema: z.record(z.string(), z.unknown()) } },
-    handler: (_ctx, res) => {
+    handler: () => {
       document ??= buildOpenApi([...health, openapiRoute, ...routes], options.openapi);
-      res.json(document);
+      return { status: 200, body: document as Record<string, unknown> };
     },
   });
-  const routes = resolveAuth(options.routes, options.auth).map((route) => refusingCrossSite(withServiceAnswers(route, options.openapi.errorSchema)));
+  const table = options.xml ? negotiatedRoutes(options.routes, options.xml.notAcceptable) : options.routes;
+  const routes = resolveAuth(table, options.auth).map((route) => refusingCrossSite(withServiceAnswers(route, options.openapi.errorSchema)));
 
   const router = express.Router({ caseSensitive: true, strict: false });
   mountRoutes(router, [...health, openapiRoute]);
@@ -144,6 +148,7 @@ export function buildServiceApp(options: ServiceAppOptions): Express {
     return parsers;
   };
   mountRoutes(router, routes, {
+    render: options.xml ? renderJsonOrXml : renderJson,
     bodyParsers: parsersFor,
     noBody: discardBody({ limit: appLimit }),
     admit: (route) => gate.admit(isHeavy(route) ? () => true : hasHeavyBody),

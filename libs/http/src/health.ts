@@ -14,7 +14,7 @@ export function healthRoutes(isReady: () => Promise<boolean>, lifecycle: Lifecyc
       summary: 'Liveness: the process is up',
       tags: ['health'],
       responses: { 200: { description: 'Alive', schema: healthBody } },
-      handler: (_ctx, res) => res.json({ status: 'ok' }),
+      handler: () => ({ status: 200, body: { status: 'ok' } }),
     }),
     defineRoute({
       method: 'get',
@@ -26,12 +26,12 @@ export function healthRoutes(isReady: () => Promise<boolean>, lifecycle: Lifecyc
         200: { description: 'Ready to serve', schema: healthBody },
         503: { description: 'Starting, database unavailable or shutting down', schema: healthBody },
       },
-      handler: async (_ctx, res) => {
-        res.setHeader('Cache-Control', 'no-store');
-        if (lifecycle.shuttingDown) return res.status(503).json({ status: 'shutting_down' });
-        if (lifecycle.starting) return res.status(503).json({ status: 'starting' });
-        if (!(await isReady())) return res.status(503).json({ status: 'database_unavailable' });
-        return res.json({ status: 'ready' });
+      handler: async () => {
+        const headers = { 'Cache-Control': 'no-store' };
+        if (lifecycle.shuttingDown) return { status: 503, body: { status: 'shutting_down' }, headers };
+        if (lifecycle.starting) return { status: 503, body: { status: 'starting' }, headers };
+        if (!(await isReady())) return { status: 503, body: { status: 'database_unavailable' }, headers };
+        return { status: 200, body: { status: 'ready' }, headers };
       },
     }),
   ];

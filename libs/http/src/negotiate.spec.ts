@@ -1,22 +1,42 @@
 import { errorHandler } from '@lib/errors';
+import { defineRoute, mountRoutes, xmlList, xmlRoot, type AnyRoute } from '@lib/routing';
+import { z } from '@lib/validation';
 import express from 'express';
 import request from 'supertest';
-import { disregardAccept, negotiate, send, type MediaKind } from './negotiate';
+import { negotiate, negotiatedRoutes, renderJsonOrXml, type MediaKind } from './negotiate';
 
 const contacts = [
   { id: 1, name: 'Ada', tags: ['vip'] },
   { id: 2, name: 'Bob', tags: [] },
 ];
+const contact = z.object({ id: z.number(), name: z.string().optional(), tags: z.array(z.string()).optional() });
+const list = { description: 'contacts', schema: xmlList(contact, { root: 'contacts', item: 'contact' }) };
+const one = { description: 'a contact', schema: xmlRoot(contact, 'contact') };
+const notAcceptable = { description: 'Accept names neither JSON nor XML' };
+
+const routes: AnyRoute[] = negotiatedRoutes(
+  [
+    defineRoute({ method: 'get', path: '/json-first', auth: 'public', summary: 'list', responses: { 200: list }, handler: () => ({ status: 200, body: contacts }) }),
+    defineRoute({ method: 'get', path: '/xml-first', auth: 'public', summary: 'list', defaultMedia: 'xml', responses: { 200: list }, handler: () => ({ status: 200, body: contacts }) }),
+    defineRoute({
+      method: 'delete',
+      path: '/gone',
+      auth: 'public',
+      summary: 'delete',
+      responses: { 200: { description: 'deleted', schema: xmlRoot(z.object({ deleted: z.array(z.number()) }), 'result') } },
+      handler: () => ({ status: 200, body: { deleted: [1] } }),
+    }),
+    defineRoute({ method: 'get', path: '/created', auth: 'public', summary: 'created', responses: { 201: one }, handler: () => ({ status: 201, body: { id: 3 } }) }),
+    defineRoute({ method: 'get', path: '/varied', auth: 'public', summary: 'varied', responses: { 200: one }, handler: () => ({ status: 200, body: { id: 4 }, headers: { Vary: 'Origin' } }) }),
+    defineRoute({ method: 'get', path: '/unnamed', auth: 'public', summary: 'no XML name', responses: { 200: { description: 'x', schema: contact } }, handler: () => ({ status: 200, body: { id: 5 } }) }),
+  ],
+  notAcceptable,
+);
 
 const app = express();
-app.get('/json-first', (req, res) => send(req, res, 200, contacts, { root: 'contacts', item: 'contact' }));
-app.get('/xml-first', (req, res) => send(req, res, 200, contacts, { root: 'contacts', item: 'contact', fallback: 'xml' }));
-app.delete('/gone', disregardAccept, (req, res) => send(req, res, 200, { deleted: [1] }, { root: 'result' }));
-app.get('/created', (req, res) => send(req, res, 201, { id: 3 }, { root: 'contact' }));
-app.get('/varied', (req, res) => {
-  res.vary('Origin');
-  send(req, res, 200, { id: 4 }, { root: 'contact' });
-});
+const router = express.Router();
+mountRoutes(router, routes, { render: renderJsonOrXml });
+app.use(router);
 app.get('/kind/:fallback', (req, res) => {
   res.json({ kind: negotiate(req, req.params.fallback as MediaKind) });
 });
@@ -80,7 +100,7 @@ describe('negotiate', () => {
   });
 });
 
-describe('send', () => {
+describe('renderJsonOrXml', () => {
   it('sends JSON when asked', async () => {
     const res = await request(app).get('/xml-first').set('Accept', 'application/json');
     expect(res.status).toBe(200);
@@ -118,8 +138,19 @@ describe('send', () => {
     expect(res.body).toEqual({ id: 4 });
   });
 
-  it('answers 406 for an unacceptable Accept', async () => {
+  it('answers 406 for an unacceptable Accept, before the handler runs', async () => {
     const res = await request(app).get('/json-first').set('Accept', 'text/plain');
     expect(res.status).toBe(406);
+  });
+
+  it('documents the 406 on routes with a body, not on deletes', () => {
+    expect(Object.keys(routes.find((r) => r.path === '/created')!.responses)).toContain('406');
+    expect(Object.keys(routes.find((r) => r.path === '/gone')!.responses)).not.toContain('406');
+  });
+
+  it('refuses (500) to answer XML for a schema that names no element', async () => {
+    const res = await request(app).get('/unnamed').set('Accept', 'application/xml');
+    expect(res.status).toBe(500);
+    expect((await request(app).get('/unnamed').set('Accept', 'application/json')).body).toEqual({ id: 5 });
   });
 });

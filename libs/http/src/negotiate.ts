@@ -1,8 +1,9 @@
 import { HttpError } from '@lib/errors';
+import { sendJson, writeHead, xmlNamesOf, type AnyRoute, type MediaKind, type ReplyRenderer, type RouteResponse } from '@lib/routing';
 import type { Request, RequestHandler, Response } from 'express';
 import { toXml } from './xml';
 
-export type MediaKind = 'json' | 'xml';
+export type { MediaKind } from '@lib/routing';
 
 const MEDIA: Record<MediaKind, string> = { json: 'application/json', xml: 'application/xml' };
 /** The types in order of preference, made once (req.accepts does not change them). */
@@ -56,34 +57,58 @@ export function negotiate(req: Request, fallback: MediaKind = 'json'): MediaKind
   throw new HttpError(406, 'not_acceptable', 'This endpoint answers application/json or application/xml');
 }
 
-export interface SendOptions {
-  /** Root element name when answering XML. */
-  root: string;
-  /** Element name of each entry when the body is a list. */
-  item?: string;
-  fallback?: MediaKind;
-}
-
 function varyByAccept(res: Response): void {
   // vary() parses the Vary header already set; usually there is none
   if (res.hasHeader('Vary')) res.vary('Accept');
   else res.setHeader('Vary', 'Accept');
 }
 
-/** Sends `body` as JSON or XML, as the client asked. */
-export function send(req: Request, res: Response, status: number, body: unknown, options: SendOptions): void {
-  res.status(status);
-  varyByAccept(res);
-  if (negotiate(req, options.fallback) === 'xml') {
-    res.type('application/xml').send(toXml(body, options.root, options.item));
-  } else {
-    res.json(body);
-  }
+/**
+ * The reply path of an app that answers JSON and XML: the body as the Accept header asks (the
+ * route's `defaultMedia` when it names neither type), XML in the element names the response
+ * schema declares (xmlRoot, xmlList), `Vary: Accept` on every answer with a body.
+ */
+export const renderJsonOrXml: ReplyRenderer = (req, res, route, reply) => {
+  const xml = reply.body !== undefined && negotiate(req, route.defaultMedia) === 'xml';
+  const names = xml ? xmlNamesOf(route.responses[reply.status]?.schema) : undefined;
+  if (xml && !names) throw new Error(`${route.method.toUpperCase()} ${route.path}: the schema of its ${reply.status} declares no XML element name (xmlRoot, xmlList)`);
+  writeHead(res, reply);
+  if (reply.body !== undefined) varyByAccept(res);
+  if (names) res.type('application/xml').send(toXml(reply.body, names.root, names.item));
+  else sendJson(res, reply);
+};
+
+/**
+ * 406 before the handler runs, not when it answers: a write (or a record made on first use) must
+ * not happen for a request whose answer the caller refuses.
+ */
+const acceptable =
+  (fallback?: MediaKind): RequestHandler =>
+  (req, _res, next) => {
+    negotiate(req, fallback);
+    next();
+  };
+
+/** Deletes, and routes whose every success is a 204: their answer does not depend on Accept. */
+const bodiless = (route: AnyRoute) =>
+  route.method === 'delete' || Object.keys(route.responses).every((status) => !status.startsWith('2') || status === '204');
+
+/** Every body a route takes as JSON it also takes as XML (`application/xml`, `text/xml`). */
+function withXml(request: AnyRoute['request']): AnyRoute['request'] {
+  if (!request?.body) return request;
+  const types = request.bodyTypes ?? ['json'];
+  return types.includes('json') ? { ...request, bodyTypes: [...types, 'xml'] } : request;
 }
 
-/** Sends JSON or XML text already written (by a route that measured it as it wrote it: see ListText), in the kind negotiation chose. */
-export function sendText(res: Response, status: number, kind: MediaKind, text: string): void {
-  res.status(status);
-  varyByAccept(res);
-  res.type(MEDIA[kind]).send(text);
-}
+/**
+ * The routes of an app that answers JSON and XML: each reads XML bodies too, and refuses (406,
+ * documented as `notAcceptable`) an Accept it cannot answer before it runs; a bodiless route
+ * disregards Accept instead.
+ */
+export const negotiatedRoutes = (routes: AnyRoute[], notAcceptable: RouteResponse): AnyRoute[] =>
+  routes.map((route) => ({
+    ...route,
+    request: withXml(route.request),
+    before: [bodiless(route) ? disregardAccept : acceptable(route.defaultMedia), ...(route.before ?? [])],
+    responses: bodiless(route) ? route.responses : { 406: notAcceptable, ...route.responses },
+  }));

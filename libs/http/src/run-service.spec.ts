@@ -141,7 +141,7 @@ describe('runService with the database unreachable at start', () => {
           auth: 'public',
           summary: 'Widgets',
           responses: { 200: { description: 'Widgets', schema: z.array(z.string()) } },
-          handler: async (_ctx, res) => res.json((await Widget.find({}).lean()).map((w) => w.code)),
+          handler: async () => ({ status: 200, body: (await Widget.find({}).lean()).map((w) => String(w.code)) }),
         });
         const isReady = async () => connection.readyState === 1;
         return buildServiceApp({ logger, routes: [route], openapi: { title: 'W', version: '1' }, errorFormat: (e) => ({ oops: e.code }), isReady, lifecycle });

@@ -13,9 +13,7 @@ export const getItem = defineRoute({
   summary: 'One item',
   request: { params: z.strictObject({ id: pathId }) },
   responses: { 200: { description: 'The item', schema: z.object({ id: z.number() }) } },
-  handler: ({ params }, res) => {
-    res.json({ id: params.id });
-  },
+  handler: ({ params }) => ({ status: 200, body: { id: params.id } }),
 });
 
 /** POST /items answering 201 with the body it took. */
@@ -25,10 +23,8 @@ export const addItem = defineRoute({
   auth: 'public',
   summary: 'Add an item',
   request: { body: z.strictObject({ name: z.string() }) },
-  responses: { 201: { description: 'Added' } },
-  handler: ({ body }, res) => {
-    res.status(201).json(body);
-  },
+  responses: { 201: { description: 'Added', schema: z.object({ name: z.string() }) } },
+  handler: ({ body }) => ({ status: 201, body }),
 });
 
 /**

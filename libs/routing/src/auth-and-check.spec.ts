@@ -5,22 +5,28 @@ import { z } from 'zod';
 import { CHECK_RESPONSES_ENV, takeResponseViolations } from './response-check';
 import { mountRoutes, resolveAuth, routeDefiner, type AuthScheme } from './route';
 
-const defineRoute = routeDefiner<{ key: string }>();
+const defineRoute = routeDefiner<{ key: { user: string } }>();
 const signIn: RequestHandler = (req, _res, next) => {
   if (req.headers['x-key'] !== 'k') return next(unauthorized());
   (req as Request & { caller?: string }).caller = 'ann';
   next();
 };
-const schemes: Record<string, AuthScheme> = { key: { before: [signIn], security: ['apiKey'], user: (req) => (req as Request & { caller?: string }).caller } };
+const schemes: Record<string, AuthScheme> = { key: { before: [signIn], security: ['apiKey'], context: (req) => ({ user: (req as Request & { caller?: string }).caller }) } };
+
+const n = z.object({ n: z.number() });
+/** A route whose handler breaks its contract at run time (what a cast or an `any` lets through the types). */
+const drifting = (reply: unknown) => () => reply as { status: 200; body: { n: number } };
 
 const routes = [
-  defineRoute({ method: 'get', path: '/me', auth: 'key', summary: 'Me', responses: { 200: { description: 'me', schema: z.object({ name: z.string() }) } }, handler: ({ user }, res) => res.json({ name: user }) }),
-  defineRoute({ method: 'get', path: '/open', auth: 'public', summary: 'Open', responses: { 200: { description: 'ok', schema: z.object({ user: z.null() }) } }, handler: ({ user }, res) => res.json({ user: user ?? null }) }),
-  defineRoute({ method: 'get', path: '/drift', auth: 'public', summary: 'Drifts', responses: { 200: { description: 'ok', schema: z.object({ n: z.number() }) } }, handler: (_ctx, res) => res.json({ n: 'one' }) }),
-  defineRoute({ method: 'get', path: '/drift-text', auth: 'public', summary: 'Drifts in JSON text', responses: { 200: { description: 'ok', schema: z.object({ n: z.number() }) } }, handler: (_ctx, res) => res.type('application/json').send('{"n":"one"}') }),
-  defineRoute({ method: 'get', path: '/text', auth: 'public', summary: 'JSON text', responses: { 200: { description: 'ok', schema: z.object({ n: z.number() }) } }, handler: (_ctx, res) => res.type('application/json').send('{"n":1}') }),
-  defineRoute({ method: 'delete', path: '/gone', auth: 'public', summary: 'Answers a status it does not declare', responses: { 200: { description: 'ok', schema: z.object({ n: z.number() }) } }, handler: (_ctx, res) => res.status(204).end() }),
-  defineRoute({ method: 'delete', path: '/done', auth: 'public', summary: 'Answers the 204 it declares', responses: { 204: { description: 'done' } }, handler: (_ctx, res) => res.status(204).end() }),
+  defineRoute({ method: 'get', path: '/me', auth: 'key', summary: 'Me', responses: { 200: { description: 'me', schema: z.object({ name: z.string() }) } }, handler: ({ user }) => ({ status: 200, body: { name: user } }) }),
+  defineRoute({ method: 'get', path: '/open', auth: 'public', summary: 'Open', responses: { 200: { description: 'ok', schema: z.object({ user: z.null() }) } }, handler: ({ user }) => ({ status: 200, body: { user: user ?? null } }) }),
+  defineRoute({ method: 'get', path: '/drift', auth: 'public', summary: 'Drifts', responses: { 200: { description: 'ok', schema: n } }, handler: drifting({ status: 200, body: { n: 'one' } }) }),
+  defineRoute({ method: 'get', path: '/drift-text', auth: 'public', summary: 'Drifts in JSON text', responses: { 200: { description: 'ok', schema: n } }, handler: () => ({ status: 200, body: { n: 1 }, json: '{"n":"one"}' }) }),
+  defineRoute({ method: 'get', path: '/text', auth: 'public', summary: 'JSON text', responses: { 200: { description: 'ok', schema: n } }, handler: () => ({ status: 200, body: { n: 1 }, json: '{"n":1}' }) }),
+  defineRoute({ method: 'delete', path: '/gone', auth: 'public', summary: 'Answers a status it does not declare', responses: { 200: { description: 'ok', schema: n } }, handler: drifting({ status: 204 }) }),
+  defineRoute({ method: 'delete', path: '/done', auth: 'public', summary: 'Answers the 204 it declares', responses: { 204: { description: 'done' } }, handler: () => ({ status: 204 }) }),
+  defineRoute({ method: 'get', path: '/extra', auth: 'public', summary: 'Leaks a field its strict schema does not have', responses: { 200: { description: 'ok', schema: z.strictObject({ n: z.number() }) } }, handler: drifting({ status: 200, body: { n: 1, secret: 'x' } }) }),
+  defineRoute({ method: 'get', path: '/headers', auth: 'public', summary: 'Sets a header', responses: { 201: { description: 'ok', schema: n } }, handler: () => ({ status: 201, body: { n: 2 }, headers: { Location: '/n/2' } }) }),
 ];
 
 function appWith(check: boolean) {
@@ -45,7 +51,7 @@ describe('auth declared per route', () => {
   });
 
   it("gives each route its scheme's security ([] when public), and refuses a scheme the app does not define", () => {
-    expect(resolveAuth(routes, schemes).map((r) => r.security)).toEqual([['apiKey'], [], [], [], [], [], []]);
+    expect(resolveAuth(routes, schemes).map((r) => r.security)).toEqual([['apiKey'], [], [], [], [], [], [], [], []]);
     expect(() => resolveAuth(routes, {})).toThrow(/auth 'key' is not one of the app's schemes/);
   });
 });
@@ -59,17 +65,29 @@ describe('response check', () => {
     expect(takeResponseViolations()).toEqual([]);
   });
 
-  it('checks JSON text a route serialized itself too', async () => {
+  it('refuses a field that a strict output schema does not declare (a leak)', async () => {
+    takeResponseViolations();
+    await request(appWith(true)).get('/extra').expect(500);
+    expect(takeResponseViolations()).toEqual([expect.stringMatching(/^GET \/extra answered 200 a body its schema refuses: \(body\): Unrecognized key: "secret"/)]);
+  });
+
+  it('checks that JSON text a route serialized itself is its body', async () => {
     takeResponseViolations();
     await request(appWith(true)).get('/drift-text').expect(500);
-    expect(takeResponseViolations()).toEqual([expect.stringMatching(/^GET \/drift-text answered 200 a body its schema refuses: n: /)]);
+    expect(takeResponseViolations()).toEqual(['GET /drift-text answered 200 JSON text that is not its body']);
     await request(appWith(true)).get('/text').expect(200, { n: 1 });
     expect(takeResponseViolations()).toEqual([]);
   });
 
-  it('records a bodyless 2xx whose status the route does not declare', async () => {
+  it('sends the headers a reply names', async () => {
+    const res = await request(appWith(true)).get('/headers').expect(201, { n: 2 });
+    expect(res.headers.location).toBe('/n/2');
+    expect(takeResponseViolations()).toEqual([]);
+  });
+
+  it('records a status the route does not declare, before anything is sent', async () => {
     takeResponseViolations();
-    await request(appWith(true)).delete('/gone').expect(204);
+    await request(appWith(true)).delete('/gone').expect(500);
     expect(takeResponseViolations()).toEqual(['DELETE /gone answered 204, a status it does not declare']);
     await request(appWith(true)).delete('/done').expect(204);
     expect(takeResponseViolations()).toEqual([]);

@@ -3,8 +3,8 @@ import { buildOpenApi, derivedOperationId } from './openapi';
 import { defineRoute, resolveAuth, routeDefiner, type AnyRoute } from './route';
 import { pathId, queryInt, text } from '@lib/validation';
 
-const noop = () => undefined;
-const withKey = routeDefiner<{ apiKey: undefined }>();
+const noop = () => ({ status: 204 }) as never;
+const withKey = routeDefiner<{ apiKey: { user: undefined } }>();
 const item = z.object({ id: z.number(), name: z.string() });
 
 const routes: AnyRoute[] = [

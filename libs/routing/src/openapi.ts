@@ -85,6 +85,30 @@ export function xmlList(item: z.ZodType, names: { root: string; item: string }) 
   return z.array(xmlRoot(item, names.item)).meta({ xml: { name: names.root, wrapped: true } });
 }
 
+/** The XML element names a response schema declares (xmlRoot, xmlList); the one place the reply path reads them from. */
+export interface XmlNames {
+  root: string;
+  /** The element of each entry, when the body is a list (or may be one: a union holding a list). */
+  item?: string;
+}
+
+const xmlNameOf = (schema: z.ZodType): string | undefined => (schema.meta() as { xml?: { name?: string } } | undefined)?.xml?.name;
+
+function listIn(schema: z.ZodType): z.ZodArray | undefined {
+  if (schema instanceof z.ZodArray) return schema;
+  if (schema instanceof z.ZodUnion) return (schema.options as z.ZodType[]).find((option): option is z.ZodArray => option instanceof z.ZodArray);
+  return undefined;
+}
+
+/** The names of a response schema's XML; undefined when it declares no root element. */
+export function xmlNamesOf(schema: z.ZodType | undefined): XmlNames | undefined {
+  const root = schema && xmlNameOf(schema);
+  if (!root) return undefined;
+  const list = listIn(schema);
+  const item = list && xmlNameOf(list.element as z.ZodType);
+  return item ? { root, item } : { root };
+}
+
 /**
  * The OpenAPI 3.1 description of a route table, generated from the same schemas that validate it:
  * an operationId per operation, the security its auth gives (`[]` when public), schemas named with

@@ -1,11 +1,10 @@
-import type { Response } from 'express';
-import type { AnyRoute } from './route';
+import { isDeepStrictEqual } from 'node:util';
+import type { AnyReply, AnyRoute } from './route';
 
 /**
- * Set (to `1`) by the jest setup of every project: each 2xx JSON body is then checked against the
- * schema its route declares, and each 2xx status against the statuses it declares. Never with
- * NODE_ENV=production: the check parses every answer again (and wraps `res.send` per request), a
- * test's cost, not a service's.
+ * Set (to `1`) by the jest setup of every project: each answer a handler returns is then checked
+ * against what its route declares before it is rendered. Never with NODE_ENV=production: the check
+ * parses every answer again, a test's cost, not a service's.
  */
 export const CHECK_RESPONSES_ENV = 'CHECK_RESPONSES';
 
@@ -19,44 +18,33 @@ export function takeResponseViolations(): string[] {
 export const checkingResponses = () => process.env[CHECK_RESPONSES_ENV] === '1' && process.env.NODE_ENV !== 'production';
 
 /**
- * Makes the response check, as ts-rest's response validation does, every 2xx JSON body against the
- * schema the route declares for that status (the body as sent, whether `res.json` serialized it or
- * the route sent JSON text it built itself; a missing schema is a violation too) and every 2xx
- * status against the statuses the route declares. A body that breaks its schema is answered as a
- * 500; every violation is recorded (the jest setup fails the test with it), so the OpenAPI
- * document cannot drift from what handlers send.
+ * The response check, as ts-rest's response validation does: the status must be one the route
+ * declares, the body must match the schema declared for it (none when it declares none), and JSON
+ * text a route serialized itself must be that body. The check runs on the answer before it is
+ * rendered, so it holds for JSON and XML alike (both are written from the same object). A broken
+ * answer is recorded (the jest setup fails the test with it) and answered as a 500, so the OpenAPI
+ * document cannot drift from what handlers return.
  */
-export function checkResponses(route: AnyRoute, res: Response): void {
-  const send = res.send.bind(res);
-  // res.json(body) ends in res.send(text) with the JSON type set: every JSON answer passes here as text
-  res.send = (body?: unknown) => {
-    const status = res.statusCode;
-    if (status >= 200 && status < 300 && typeof body === 'string' && isJson(res)) {
-      const problem = violation(route, status, JSON.parse(body));
-      if (problem) {
-        violations.push(problem);
-        throw new Error(problem);
-      }
-    }
-    return send(body);
-  };
-  // a bodyless 2xx (204, or an empty 200) never passes through res.send: its status is checked when it is sent
-  res.once('finish', () => {
-    const status = res.statusCode;
-    if (status >= 200 && status < 300 && !route.responses[status]) violations.push(`${answered(route, status)}, a status it does not declare`);
-  });
+export function checkReply(route: AnyRoute, reply: AnyReply): void {
+  const problem = violation(route, reply);
+  if (!problem) return;
+  violations.push(problem);
+  throw new Error(problem);
 }
 
 const answered = (route: AnyRoute, status: number) => `${route.method.toUpperCase()} ${route.path} answered ${status}`;
 
-const isJson = (res: Response) => /^application\/json\b/.test(String(res.get('Content-Type') ?? ''));
-
-function violation(route: AnyRoute, status: number, body: unknown): string | undefined {
+function violation(route: AnyRoute, { status, body, json }: AnyReply): string | undefined {
   const at = answered(route, status);
-  const schema = route.responses[status]?.schema;
-  if (!schema) return `${at} with a JSON body but declares no schema for ${status}`;
-  const result = schema.safeParse(body);
-  if (result.success) return undefined;
-  const issues = result.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`);
-  return `${at} a body its schema refuses: ${issues.join('; ')}`;
+  const declared = route.responses[status];
+  if (!declared) return `${at}, a status it does not declare`;
+  if (!declared.schema) return body === undefined ? undefined : `${at} with a body but declares no schema for ${status}`;
+  if (body === undefined) return `${at} without a body but declares one for ${status}`;
+  const result = declared.schema.safeParse(body);
+  if (!result.success) {
+    const issues = result.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`);
+    return `${at} a body its schema refuses: ${issues.join('; ')}`;
+  }
+  if (json !== undefined && !isDeepStrictEqual(JSON.parse(json), JSON.parse(JSON.stringify(body)))) return `${at} JSON text that is not its body`;
+  return undefined;
 }

@@ -7,12 +7,15 @@ import { formArray, pathId, queryInt, text } from '@lib/validation';
 
 const seen: Array<{ params: unknown; query: unknown; body: unknown }> = [];
 
-const echo = (status = 200) =>
-  (({ params, query, body }, res) => {
+/** What the fixture routes answer: the input their handler got. */
+const echoed = z.object({ params: z.unknown(), query: z.unknown(), body: z.unknown() });
+const echo =
+  <S extends number>(status: S) =>
+  ({ params, query, body }: { params: unknown; query: unknown; body: unknown }) => {
     const input = { params, query, body };
     seen.push(input);
-    res.status(status).json(input);
-  }) satisfies AnyRoute['handler'];
+    return { status, body: input };
+  };
 
 const requireKey: RequestHandler = (req, _res, next) => next(req.headers['x-api-key'] === 'k' ? undefined : unauthorized());
 
@@ -23,8 +26,8 @@ const routes: AnyRoute[] = [
     auth: 'public',
     summary: 'List items',
     request: { query: z.strictObject({ page_size: queryInt({ min: 1, max: 50 }).optional() }) },
-    responses: { 200: { description: 'Items' } },
-    handler: echo(),
+    responses: { 200: { description: 'Items', schema: echoed } },
+    handler: echo(200),
   }),
   defineRoute({
     method: 'post',
@@ -33,7 +36,7 @@ const routes: AnyRoute[] = [
     summary: 'Add an item',
     before: [requireKey],
     request: { body: z.strictObject({ name: text({ max: 20 }), kind: z.enum(['PERSON', 'COMPANY']) }) },
-    responses: { 201: { description: 'Added' } },
+    responses: { 201: { description: 'Added', schema: echoed } },
     handler: echo(201),
   }),
   defineRoute({
@@ -42,8 +45,8 @@ const routes: AnyRoute[] = [
     auth: 'public',
     summary: 'One item',
     request: { params: z.strictObject({ id: pathId }) },
-    responses: { 200: { description: 'The item' } },
-    handler: echo(),
+    responses: { 200: { description: 'The item', schema: echoed } },
+    handler: echo(200),
   }),
   defineRoute({
     method: 'patch',
@@ -51,8 +54,8 @@ const routes: AnyRoute[] = [
     auth: 'public',
     summary: 'Change an item; every field optional',
     request: { params: z.strictObject({ id: pathId }), body: z.strictObject({ name: z.string().optional() }) },
-    responses: { 200: { description: 'Changed' } },
-    handler: echo(),
+    responses: { 200: { description: 'Changed', schema: echoed } },
+    handler: echo(200),
   }),
   defineRoute({
     method: 'post',
@@ -60,7 +63,7 @@ const routes: AnyRoute[] = [
     auth: 'public',
     summary: 'Accepts JSON or a form',
     request: { body: z.strictObject({ name: z.string(), tags: formArray(z.string()).optional() }), bodyTypes: ['json', 'form'] },
-    responses: { 201: { description: 'Added' } },
+    responses: { 201: { description: 'Added', schema: echoed } },
     handler: echo(201),
   }),
   defineRoute({
@@ -69,7 +72,7 @@ const routes: AnyRoute[] = [
     auth: 'public',
     summary: 'Accepts JSON or XML',
     request: { body: z.strictObject({ name: z.string(), tags: z.array(z.string()).optional(), size: z.number().optional() }), bodyTypes: ['json', 'xml'] },
-    responses: { 201: { description: 'Added' } },
+    responses: { 201: { description: 'Added', schema: echoed } },
     handler: echo(201),
   }),
 ];

@@ -2,7 +2,7 @@ import { HttpError } from '@lib/errors';
 import type { IncomingMessage } from 'node:http';
 import type { Request, RequestHandler, Response, Router } from 'express';
 import type { z } from 'zod';
-import { checkingResponses, checkResponses } from './response-check';
+import { checkingResponses, checkReply } from './response-check';
 import { assertSafeInput, parseOrThrow, XML_MEDIA_TYPES, xmlInput } from '@lib/validation';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -22,36 +22,77 @@ export interface RouteResponse {
   schema?: z.ZodType;
 }
 
-/** What a handler gets: the validated input, the caller its auth scheme signed in (undefined on public routes), and the request. */
-export interface RouteContext<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, U = unknown> {
+/** The responses a route declares, by status. */
+export type Responses = Record<number, RouteResponse>;
+
+/** Headers a handler's answer sets besides the body's type (Location, Link, Retry-After, RateLimit…). */
+export type ReplyHeaders = Record<string, string>;
+
+/** The answer for one declared status: a body its schema types, or none when it declares no schema. */
+type ReplyOf<S extends number, D> = D extends { schema: infer Z extends z.ZodType }
+  ? {
+      status: S;
+      body: z.input<Z>;
+      headers?: ReplyHeaders;
+      /** The body already serialized as JSON (a route that had to measure it); sent instead of serializing `body` again when JSON is chosen. */
+      json?: string;
+    }
+  : { status: S; body?: undefined; headers?: ReplyHeaders };
+
+/**
+ * What a handler returns: one of the statuses its route declares, with a body of that status's
+ * schema (compile-time, as ts-rest does; the response check validates it at run time in tests).
+ * The reply path renders it (JSON or XML per Accept) and is the only writer of the response.
+ */
+export type Reply<R extends Responses = Responses> = { [S in Extract<keyof R, number>]: ReplyOf<S, R[S]> }[Extract<keyof R, number>];
+
+/** A reply of any route, as the reply path sees it. */
+export interface AnyReply {
+  status: number;
+  body?: unknown;
+  headers?: ReplyHeaders;
+  json?: string;
+}
+
+/** What every handler gets: the validated input and the request; its auth scheme adds the rest (ContextOf). */
+export interface RouteInput<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType> {
   params: z.output<P>;
   query: z.output<Q>;
   body: z.output<B>;
-  user: U;
   req: Request;
 }
+
+/** The handler context of a route: its input plus what its auth scheme signed in (`user`, an account-bound `store`…). */
+export type RouteContext<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, C extends object = { user?: unknown }> = RouteInput<P, Q, B> & C;
 
 /** The auth of a route that anyone may call (OpenAPI `security: []`). */
 export const PUBLIC = 'public';
 
+/** What a public route's handler gets from its (absent) auth scheme. */
+export type PublicContext = { user: undefined };
+
 /**
  * One way an app lets callers in, named in its routes' `auth`: the middleware that checks the
  * caller, the OpenAPI security requirement it stands for (alternatives; an array inside is one
- * requirement naming several schemes that must all be sent), and how the handler reads the caller.
+ * requirement naming several schemes that must all be sent), and what the handler context gets
+ * from it (the signed-in user; for tenant data an account-bound store), made once per request.
  */
-export interface AuthScheme<U = unknown> {
+export interface AuthScheme<C extends object = object> {
   before: RequestHandler[];
   security: Array<string | string[]>;
-  user?: (req: Request) => U;
+  context?: (req: Request) => C;
   /** Answers the scheme gives (401, 429), documented on each of its routes unless the route describes them itself. */
   responses?: Record<number, RouteResponse>;
 }
+
+/** Content negotiation of a route whose app answers XML too: the media type when Accept names none. */
+export type MediaKind = 'json' | 'xml';
 
 /**
  * One row of an app's route table: everything needed to serve the route, validate its input and
  * describe it in OpenAPI. Routers are built from these tables and nothing else.
  */
-export interface Route<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, U = unknown> {
+export interface Route<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, C extends object = object, R extends Responses = Responses> {
   method: HttpMethod;
   path: string;
   summary: string;
@@ -59,7 +100,7 @@ export interface Route<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.
   tags?: string[];
   /** OpenAPI operationId; derived from the method and path when absent. */
   operationId?: string;
-  /** Who may call: PUBLIC or the name of one of the app's auth schemes (its middleware, its OpenAPI security, its user). */
+  /** Who may call: PUBLIC or the name of one of the app's auth schemes (its middleware, its OpenAPI security, its context). */
   auth: string;
   /** Admitted through the heavy-request gate like a paged list: its answer may be megabytes. */
   heavy?: boolean;
@@ -67,33 +108,44 @@ export interface Route<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.
   before?: RequestHandler[];
   /** `bodyLimit`: the largest body this route takes (e.g. '64kb'), when smaller than the app's. */
   request?: { params?: P; query?: Q; body?: B; bodyTypes?: BodyType[]; bodyLimit?: string };
-  responses: Record<number, RouteResponse>;
-  handler(ctx: RouteContext<P, Q, B, U>, res: Response): unknown;
+  responses: R;
+  /** In an app that answers XML too: what an absent Accept gets (JSON unless the spec says otherwise). */
+  defaultMedia?: MediaKind;
+  /** Returns the answer; never writes the response (the reply path does). */
+  handler(ctx: RouteContext<P, Q, B, C>): Reply<R> | Promise<Reply<R>>;
 }
 
 /** A route whose auth was resolved against the app's schemes (resolveAuth): what is mounted and documented. */
-export interface AnyRoute extends Route {
+export interface AnyRoute extends Omit<Route, 'handler'> {
   /** Filled by resolveAuth from the route's auth scheme; [] on public routes. */
   security?: AuthScheme['security'];
-  user?: (req: Request) => unknown;
+  context?: (req: Request) => object;
+  handler(ctx: RouteContext<z.ZodType, z.ZodType, z.ZodType, object>): AnyReply | Promise<AnyReply>;
 }
 
-type UserOf<Users, A> = A extends keyof Users ? Users[A] : undefined;
+type ContextOf<Contexts, A> = A extends keyof Contexts ? Contexts[A] : PublicContext;
 
 /**
- * The `defineRoute` of an app whose auth schemes sign in the users of `Users` (scheme name → the
- * type of `ctx.user` on its routes); `auth: PUBLIC` gives an undefined user.
+ * The `defineRoute` of an app whose auth schemes give the handler contexts of `Contexts` (scheme
+ * name → what its context holds, e.g. `{ user: DomainUserDoc; store: CrmStore }`); `auth: PUBLIC`
+ * gives `{ user: undefined }`. The handler's answer is typed by the route's `responses`.
  */
-export function routeDefiner<Users extends Record<string, unknown>>() {
-  return <P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, A extends Extract<keyof Users, string> | typeof PUBLIC = typeof PUBLIC>(
-    route: Route<P, Q, B, UserOf<Users, A>> & { auth: A },
+export function routeDefiner<Contexts extends Record<string, object>>() {
+  return <
+    P extends z.ZodType = z.ZodType,
+    Q extends z.ZodType = z.ZodType,
+    B extends z.ZodType = z.ZodType,
+    A extends Extract<keyof Contexts, string> | typeof PUBLIC = typeof PUBLIC,
+    R extends Responses = Responses,
+  >(
+    route: Route<P, Q, B, ContextOf<Contexts, A> & object, R> & { auth: A },
   ): AnyRoute => route as unknown as AnyRoute;
 }
 
 /** Routes of no app's schemes: public ones (health, the OpenAPI document) or those given their `security` by hand. */
-export const defineRoute = routeDefiner<Record<never, unknown>>();
+export const defineRoute = routeDefiner<Record<never, object>>();
 
-/** Each route with its auth scheme's middleware first, its OpenAPI security and its user reader; an unknown scheme is an error at start. */
+/** Each route with its auth scheme's middleware first, its OpenAPI security and its context; an unknown scheme is an error at start. */
 export function resolveAuth(routes: AnyRoute[], schemes: Record<string, AuthScheme> = {}): AnyRoute[] {
   return routes.map((route) => {
     if (route.security !== undefined) return route;
@@ -104,7 +156,7 @@ export function resolveAuth(routes: AnyRoute[], schemes: Record<string, AuthSche
       ...route,
       before: [...scheme.before, ...(route.before ?? [])],
       security: scheme.security,
-      user: scheme.user,
+      context: scheme.context,
       responses: { ...scheme.responses, ...route.responses },
     };
   });
@@ -127,11 +179,13 @@ function readBody(route: AnyRoute, req: Request): unknown {
   return req.body;
 }
 
-function validateInput(route: AnyRoute, req: Request): RouteContext {
+const PUBLIC_CONTEXT: PublicContext = { user: undefined };
+
+function validateInput(route: AnyRoute, req: Request): RouteContext<z.ZodType, z.ZodType, z.ZodType, object> {
   const { params, query, body } = route.request ?? {};
   // Express 5's req.query parses the query string again on every read: read it once
   const rawQuery: unknown = req.query;
-  const input: RouteContext = { params: req.params as unknown, query: rawQuery, body: undefined as unknown, user: route.user?.(req), req };
+  const input: RouteInput = { params: req.params as unknown, query: rawQuery, body: undefined as unknown, req };
   assertSafeInput(req.params, 'params');
   if (params) input.params = parseOrThrow(params, req.params, 'params');
   if (query) {
@@ -143,7 +197,7 @@ function validateInput(route: AnyRoute, req: Request): RouteContext {
     assertSafeInput(raw, 'body');
     input.body = parseOrThrow(body, raw, 'body');
   }
-  return input;
+  return Object.assign(input, route.context ? route.context(req) : PUBLIC_CONTEXT);
 }
 
 export interface MountOptions {
@@ -155,19 +209,45 @@ export interface MountOptions {
   noBody?: RequestHandler;
   /** Admission for the route, after `before` and before its body is read (see heavyRequestGate). */
   admit?: (route: AnyRoute) => RequestHandler | undefined;
+  /** Writes a handler's answer (the app's content negotiation); JSON only when absent. */
+  render?: ReplyRenderer;
 }
 
+/** The one writer of a route's answer: status, headers and the body as the client asked for it. */
+export type ReplyRenderer = (req: Request, res: Response, route: AnyRoute, reply: AnyReply) => void;
+
+/** Sets a reply's status and headers. */
+export function writeHead(res: Response, reply: AnyReply): void {
+  res.status(reply.status);
+  if (reply.headers) res.set(reply.headers);
+}
+
+/** Sends a reply's body as JSON (the text a route serialized itself, if any); nothing when it has none. */
+export function sendJson(res: Response, reply: AnyReply): void {
+  if (reply.body === undefined) res.end();
+  else if (reply.json !== undefined) res.type('application/json').send(reply.json);
+  else res.json(reply.body);
+}
+
+/** The renderer of an app that answers JSON only. */
+export const renderJson: ReplyRenderer = (_req, res, _route, reply) => {
+  writeHead(res, reply);
+  sendJson(res, reply);
+};
+
 /**
- * Mounts a route table: `auth → before → parse body → validate → handler` per route, then 405 for
- * other methods.
+ * Mounts a route table: `auth → before → parse body → validate → handler → render` per route, then
+ * 405 for other methods. In tests every answer is checked against the route's declarations first.
  */
 export function mountRoutes(router: Router, routes: AnyRoute[], options: MountOptions = {}): void {
   const methodsByPath = new Map<string, Set<string>>();
   const check = checkingResponses();
+  const render = options.render ?? renderJson;
   for (const route of resolveAuth(routes, options.auth)) {
     const handler: RequestHandler = async (req, res) => {
-      if (check) checkResponses(route, res);
-      await route.handler(validateInput(route, req), res);
+      const reply = await route.handler(validateInput(route, req));
+      if (check) checkReply(route, reply);
+      render(req, res, route, reply);
     };
     const parsers = route.request?.body ? (options.bodyParsers?.(route.request.bodyLimit) ?? []) : options.noBody ? [options.noBody] : [];
     const admit = options.admit?.(route);
