@@ -11,9 +11,7 @@ const pidRoute = defineRoute({
   summary: 'The process id of this replica',
   tags: ['fixture'],
   responses: { 200: { description: 'process id', schema: z.object({ pid: z.number() }) } },
-  handler: (_ctx, res) => {
-    res.json({ pid: process.pid });
-  },
+  handler: () => ({ status: 200, body: { pid: process.pid } }),
 });
 
 startOrExit('replica-fixture', () =>
