@@ -3,6 +3,7 @@ import { buildServiceApp, requireApiKey, type ServiceDeps } from '@lib/http';
 import { databaseReady } from '@lib/mongo';
 import { articleRoutes } from './articles/article.routes';
 import { errorEnvelope } from './articles/article.schemas';
+import { articleRepository } from './articles/article.repository';
 import { articleService } from './articles/article.service';
 
 export interface ArticlesAppConfig extends ServiceDeps {
@@ -18,7 +19,7 @@ export function createApp({ connection, logger, lifecycle, apiKey }: ArticlesApp
     logger,
     lifecycle,
     auth: { apiKey: { before: [requireApiKey(apiKey)], security: ['apiKey'] } },
-    routes: articleRoutes(articleService(connection)),
+    routes: articleRoutes(articleService(articleRepository(connection))),
     errorFormat: flatErrorBody,
     isReady: () => databaseReady(connection),
     bodyLimit: '512kb',

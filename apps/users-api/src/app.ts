@@ -4,6 +4,7 @@ import { databaseReady } from '@lib/mongo';
 import { keysetPager } from '@lib/paging';
 import { userRoutes } from './users/user.routes';
 import { errorBody } from './users/user.schemas';
+import { userRepository } from './users/user.repository';
 import { userService } from './users/user.service';
 
 export interface UsersAppConfig extends ServiceDeps {
@@ -20,7 +21,7 @@ export function createApp({ connection, logger, lifecycle, apiKey, cursorSecret 
     logger,
     lifecycle,
     auth: { apiKey: { before: [requireApiKey(apiKey)], security: ['apiKey'] } },
-    routes: userRoutes(userService(connection, keysetPager(cursorSecret))),
+    routes: userRoutes(userService(userRepository(connection, keysetPager(cursorSecret)))),
     errorFormat: errorObjectBody,
     isReady: () => databaseReady(connection),
     openapi: {

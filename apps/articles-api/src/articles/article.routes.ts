@@ -1,14 +1,14 @@
 import { routeDefiner, type AnyRoute } from '@lib/routing';
 import { articleInput, errorEnvelope, idParams, listEnvelope, listQuery, singleEnvelope } from './article.schemas';
 import type { ArticleService } from './article.service';
-import { articleView } from './article.view';
+import { listView, singleView } from './article.view';
 
 const bad = { description: 'Invalid id, query or fields', schema: errorEnvelope };
 const missing = { description: 'No article with that id', schema: errorEnvelope };
 const denied = { description: 'API key missing or wrong (only when ARTICLES_API_KEY is set)', schema: errorEnvelope };
 
 /** Reads are public; writes need the API key when ARTICLES_API_KEY is set (`apiKey`). */
-const defineRoute = routeDefiner<{ apiKey: undefined }>();
+const defineRoute = routeDefiner<{ apiKey: { user: undefined } }>();
 const writeBodyTypes = ['json', 'form'] as const;
 
 export function articleRoutes(articles: ArticleService): AnyRoute[] {
@@ -21,10 +21,7 @@ export function articleRoutes(articles: ArticleService): AnyRoute[] {
       tags: ['articles'],
       request: { query: listQuery },
       responses: { 200: { description: 'A page of articles', schema: listEnvelope }, 400: bad },
-      handler: async ({ query }, res) => {
-        const { total, items } = await articles.list(query.offset, query.limit);
-        res.json({ status: true, offset: query.offset, limit: query.limit, total, data: items.map(articleView) });
-      },
+      handler: async ({ query }) => ({ status: 200, body: listView(await articles.list(query.offset, query.limit), query.offset, query.limit) }),
     }),
     defineRoute({
       method: 'get',
@@ -34,9 +31,7 @@ export function articleRoutes(articles: ArticleService): AnyRoute[] {
       tags: ['articles'],
       request: { params: idParams },
       responses: { 200: { description: 'The article', schema: singleEnvelope }, 400: bad, 404: missing },
-      handler: async ({ params }, res) => {
-        res.json({ status: true, data: articleView(await articles.get(params.id)) });
-      },
+      handler: async ({ params }) => ({ status: 200, body: singleView(await articles.get(params.id)) }),
     }),
     defineRoute({
       method: 'post',
@@ -46,9 +41,9 @@ export function articleRoutes(articles: ArticleService): AnyRoute[] {
       tags: ['articles'],
       request: { body: articleInput, bodyTypes: [...writeBodyTypes] },
       responses: { 201: { description: 'Created', schema: singleEnvelope }, 400: bad, 401: denied },
-      handler: async ({ body }, res) => {
-        const article = articleView(await articles.create(body));
-        res.status(201).location(`/articles/${article.id}`).json({ status: true, data: article });
+      handler: async ({ body }) => {
+        const article = await articles.create(body);
+        return { status: 201, body: singleView(article), headers: { Location: `/articles/${article._id}` } };
       },
     }),
     defineRoute({
@@ -59,9 +54,7 @@ export function articleRoutes(articles: ArticleService): AnyRoute[] {
       tags: ['articles'],
       request: { params: idParams, body: articleInput, bodyTypes: [...writeBodyTypes] },
       responses: { 200: { description: 'The updated article', schema: singleEnvelope }, 400: bad, 401: denied, 404: missing },
-      handler: async ({ params, body }, res) => {
-        res.json({ status: true, data: articleView(await articles.replace(params.id, body)) });
-      },
+      handler: async ({ params, body }) => ({ status: 200, body: singleView(await articles.replace(params.id, body)) }),
     }),
     defineRoute({
       method: 'delete',
@@ -71,9 +64,7 @@ export function articleRoutes(articles: ArticleService): AnyRoute[] {
       tags: ['articles'],
       request: { params: idParams },
       responses: { 200: { description: 'The deleted article', schema: singleEnvelope }, 400: bad, 401: denied, 404: missing },
-      handler: async ({ params }, res) => {
-        res.json({ status: true, data: articleView(await articles.remove(params.id)) });
-      },
+      handler: async ({ params }) => ({ status: 200, body: singleView(await articles.remove(params.id)) }),
     }),
   ];
 }

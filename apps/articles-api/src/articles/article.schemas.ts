@@ -26,7 +26,7 @@ export const listQuery = z.strictObject({
 
 const timestamp = z.string().meta({ description: 'UTC, YYYY-MM-DD HH:MM:SS', example: '2026-11-21 14:03:07' });
 
-export const articleOutput = z.object({
+export const articleOutput = z.strictObject({
   id: z.number().int(),
   title: z.string(),
   content: z.string(),
@@ -34,9 +34,9 @@ export const articleOutput = z.object({
   updated_at: timestamp,
 }).meta({ id: 'Article' });
 
-export const singleEnvelope = z.object({ status: z.literal(true), data: articleOutput });
+export const singleEnvelope = z.strictObject({ status: z.literal(true), data: articleOutput });
 
-export const listEnvelope = z.object({
+export const listEnvelope = z.strictObject({
   status: z.literal(true),
   offset: z.number().int(),
   limit: z.number().int(),

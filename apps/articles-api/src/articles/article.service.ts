@@ -1,8 +1,7 @@
 import { notFound } from '@lib/errors';
-import { driverCollection, idSequence, insertWithSequenceId } from '@lib/mongo';
-import { collectionSource, offsetPage, type OffsetPage, type PageSource, type SortKey } from '@lib/paging';
-import type { Connection } from 'mongoose';
-import { articleModel, type ArticleDoc } from './article.model';
+import type { OffsetPage } from '@lib/paging';
+import type { ArticleDoc } from './article.model';
+import type { ArticleRepository } from './article.repository';
 
 export interface ArticleFields {
   title: string;
@@ -10,28 +9,23 @@ export interface ArticleFields {
 }
 
 const missing = (id: number) => notFound(`Article ${id} not found`);
-const OLDEST_FIRST: SortKey[] = [{ field: '_id', direction: 1 }];
 
-export function articleService(connection: Connection) {
-  const Article = articleModel(connection);
-  const ids = idSequence(connection, 'articles');
-  // The hottest read: straight to the driver (what lean() returns, without building mongoose Queries).
-  const articles = collectionSource(driverCollection(Article)) as PageSource<ArticleDoc>;
+export function articleService(articles: ArticleRepository) {
+  async function get(id: number): Promise<ArticleDoc> {
+    const doc = await articles.get(id);
+    if (!doc) throw missing(id);
+    return doc;
+  }
 
   return {
-    // The spec's envelope pages by offset; ids only grow, so the order is stable.
-    list: (offset: number, limit: number): Promise<OffsetPage<ArticleDoc>> => offsetPage({ from: articles, filter: {}, order: OLDEST_FIRST, offset, limit }),
+    list: (offset: number, limit: number): Promise<OffsetPage<ArticleDoc>> => articles.page(offset, limit),
 
-    async get(id: number): Promise<ArticleDoc> {
-      const doc = await Article.findById(id).lean<ArticleDoc>();
-      if (!doc) throw missing(id);
-      return doc;
-    },
+    get,
 
-    create: (fields: ArticleFields): Promise<ArticleDoc> => insertWithSequenceId(Article, ids, (id) => ({ _id: id, ...fields }) as ArticleDoc),
+    create: (fields: ArticleFields): Promise<ArticleDoc> => articles.insert(fields),
 
     async replace(id: number, fields: ArticleFields): Promise<ArticleDoc> {
-      const doc = await Article.findOneAndUpdate({ _id: id }, { $set: fields }, { returnDocument: 'after' }).lean<ArticleDoc>();
+      const doc = await articles.replace(id, fields);
       if (!doc) throw missing(id);
       return doc;
     },
@@ -39,10 +33,8 @@ export function articleService(connection: Connection) {
     async remove(id: number): Promise<ArticleDoc> {
       // Read, then delete: deletedCount decides, so of two concurrent deletes exactly one wins.
       // (findOneAndDelete would do it in one trip, but the embedded test server rejects it.)
-      const doc = await Article.findById(id).lean<ArticleDoc>();
-      if (!doc) throw missing(id);
-      const { deletedCount } = await Article.deleteOne({ _id: id });
-      if (deletedCount === 0) throw missing(id);
+      const doc = await get(id);
+      if (!(await articles.remove(id))) throw missing(id);
       return doc;
     },
   };

@@ -4,7 +4,7 @@ import type { UserService } from './user.service';
 import { userPageView, userView } from './user.view';
 
 /** Listing is public; adding needs the API key when USERS_API_KEY is set (`apiKey`). */
-const defineRoute = routeDefiner<{ apiKey: undefined }>();
+const defineRoute = routeDefiner<{ apiKey: { user: undefined } }>();
 
 export function userRoutes(users: UserService): AnyRoute[] {
   return [
@@ -20,10 +20,10 @@ export function userRoutes(users: UserService): AnyRoute[] {
         200: { description: 'A page of user records', schema: listBody },
         400: { description: 'Bad limit or cursor', schema: errorBody },
       },
-      handler: async ({ query }, res) => {
+      handler: async ({ query }) => {
         const page = await users.page(query);
-        if (page.next) res.links({ next: `/users?limit=${query.limit}&cursor=${encodeURIComponent(page.next)}` });
-        res.json(userPageView(page));
+        const next = page.next && { Link: `</users?limit=${query.limit}&cursor=${encodeURIComponent(page.next)}>; rel="next"` };
+        return { status: 200, body: userPageView(page), ...(next && { headers: next }) };
       },
     }),
     defineRoute({
@@ -38,10 +38,7 @@ export function userRoutes(users: UserService): AnyRoute[] {
         400: { description: 'A parameter is missing, empty or invalid', schema: errorBody },
         401: { description: 'API key missing or wrong (only when USERS_API_KEY is set)', schema: errorBody },
       },
-      handler: async ({ query }, res) => {
-        const user = await users.append(query);
-        res.json({ data: [userView(user)] });
-      },
+      handler: async ({ query }) => ({ status: 200, body: { data: [userView(await users.append(query))] } }),
     }),
   ];
 }

@@ -26,15 +26,15 @@ export const listQuery = z.strictObject({
   cursor: z.string().max(1024).optional().meta({ description: 'next_cursor of the previous page' }),
 });
 
-export const userOutput = z.object({ name: z.string(), age: z.number(), city: z.string() }).meta({ id: 'User' });
+export const userOutput = z.strictObject({ name: z.string(), age: z.number(), city: z.string() }).meta({ id: 'User' });
 
-export const listBody = z.object({
+export const listBody = z.strictObject({
   data: z.array(userOutput),
   has_more: z.boolean().meta({ description: 'True when more users follow; fetch them with next_cursor' }),
   next_cursor: z.string().optional(),
 });
 
-export const createdBody = z.object({ data: z.array(userOutput).length(1) });
+export const createdBody = z.strictObject({ data: z.array(userOutput).length(1) });
 
 
 /** The error body (errorObjectBody), as the OpenAPI component `Error`. */

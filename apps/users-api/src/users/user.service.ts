@@ -1,7 +1,6 @@
-import { driverCollection, idSequence, insertWithSequenceId } from '@lib/mongo';
-import { collectionSource, type KeysetPager, type Page, type SortKey } from '@lib/paging';
-import type { Connection } from 'mongoose';
-import { userModel, type UserDoc } from './user.model';
+import type { Page } from '@lib/paging';
+import type { UserDoc } from './user.model';
+import type { UserRepository } from './user.repository';
 
 export interface UserFields {
   name: string;
@@ -9,20 +8,12 @@ export interface UserFields {
   city: string;
 }
 
-const APPEND_ORDER: SortKey[] = [{ field: '_id', direction: 1 }];
-
-export function userService(connection: Connection, pager: KeysetPager) {
-  const User = userModel(connection);
-  const ids = idSequence(connection, 'users');
-  // The hottest read: straight to the driver (what lean() returns, without building a mongoose Query).
-  const users = collectionSource(driverCollection(User));
-
+export function userService(users: UserRepository) {
   return {
     /** Users in append order after the cursor (no total: nothing asks for it). */
-    page: (params: { limit: number; cursor?: string }): Promise<Page<UserDoc>> =>
-      pager.page({ size: params.limit, cursor: params.cursor }, { from: users, filter: {}, scope: 'users', order: APPEND_ORDER }),
+    page: (params: { limit: number; cursor?: string }): Promise<Page<UserDoc>> => users.page(params.limit, params.cursor),
 
-    append: (fields: UserFields): Promise<UserDoc> => insertWithSequenceId(User, ids, (id) => ({ _id: id, ...fields })),
+    append: (fields: UserFields): Promise<UserDoc> => users.insert(fields),
   };
 }
 
