@@ -17,7 +17,7 @@ function appWithWrites() {
     ],
     security: ['counting'],
   };
-  const defineRoute = routeDefiner<{ counting: undefined }>();
+  const defineRoute = routeDefiner<{ counting: { user: undefined } }>();
   const write = (method: 'post' | 'put' | 'patch' | 'delete') =>
     defineRoute({
       method,
@@ -25,9 +25,7 @@ function appWithWrites() {
       auth: 'counting',
       summary: `${method} a thing`,
       responses: { 204: { description: 'Done' } },
-      handler: (_ctx, res) => {
-        res.status(204).end();
-      },
+      handler: () => ({ status: 204 }),
     });
   const app = buildServiceApp(testAppOptions({ routes: [getItem, addItem, write('post'), write('put'), write('patch'), write('delete')], auth: { counting } }));
   return { app, reached };
