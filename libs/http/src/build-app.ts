@@ -1,5 +1,5 @@
 import { databaseUnavailable, errorHandler, notFoundHandler, type ErrorBodyFormat, type ErrorSender } from '@lib/errors';
-import { buildOpenApi, defineRoute, mountRoutes, PUBLIC, renderJson, resolveAuth, type AnyRoute, type AuthScheme, type OpenApiOptions, type RouteResponse } from '@lib/routing';
+import { buildOpenApi, defineRoute, jsonFormat, mountRoutes, PUBLIC, resolveAuth, type AnyRoute, type AuthScheme, type OpenApiOptions, type RouteResponse } from '@lib/routing';
 import { z } from '@lib/validation';
 import { METRICS_PATH } from '@lib/services';
 import express, { type Express, type RequestHandler } from 'express';
@@ -11,7 +11,7 @@ import { DEFAULT_GATE, hasHeavyBody, heavyRequestGate, type GateOptions } from '
 import type { Lifecycle } from './lifecycle';
 import { httpLogger, type Logger } from './logger';
 import { metricsHandler } from './metrics';
-import { negotiatedRoutes, renderJsonOrXml } from './negotiate';
+import { jsonOrXmlFormat, negotiatedRoutes } from './negotiate';
 import { securityHeaders } from './security-headers';
 import { trustProxies } from './trust-proxy';
 
@@ -148,7 +148,7 @@ export function buildServiceApp(options: ServiceAppOptions): Express {
     return parsers;
   };
   mountRoutes(router, routes, {
-    render: options.xml ? renderJsonOrXml : renderJson,
+    format: options.xml ? jsonOrXmlFormat : jsonFormat,
     bodyParsers: parsersFor,
     noBody: discardBody({ limit: appLimit }),
     admit: (route) => gate.admit(isHeavy(route) ? () => true : hasHeavyBody),

@@ -3,7 +3,7 @@ import { defineRoute, mountRoutes, xmlList, xmlRoot, type AnyRoute } from '@lib/
 import { z } from '@lib/validation';
 import express from 'express';
 import request from 'supertest';
-import { negotiate, negotiatedRoutes, renderJsonOrXml, type MediaKind } from './negotiate';
+import { jsonOrXmlFormat, negotiate, negotiatedRoutes, type MediaKind } from './negotiate';
 
 const contacts = [
   { id: 1, name: 'Ada', tags: ['vip'] },
@@ -35,7 +35,7 @@ const routes: AnyRoute[] = negotiatedRoutes(
 
 const app = express();
 const router = express.Router();
-mountRoutes(router, routes, { render: renderJsonOrXml });
+mountRoutes(router, routes, { format: jsonOrXmlFormat });
 app.use(router);
 app.get('/kind/:fallback', (req, res) => {
   res.json({ kind: negotiate(req, req.params.fallback as MediaKind) });
@@ -100,7 +100,7 @@ describe('negotiate', () => {
   });
 });
 
-describe('renderJsonOrXml', () => {
+describe('jsonOrXmlFormat', () => {
   it('sends JSON when asked', async () => {
     const res = await request(app).get('/xml-first').set('Accept', 'application/json');
     expect(res.status).toBe(200);

@@ -1,6 +1,6 @@
 import { HttpError } from '@lib/errors';
-import { sendJson, writeHead, xmlNamesOf, type AnyRoute, type MediaKind, type ReplyRenderer, type RouteResponse } from '@lib/routing';
-import type { Request, RequestHandler, Response } from 'express';
+import { xmlNamesOf, type AnyRoute, type MediaKind, type ReplyFormat, type RouteResponse } from '@lib/routing';
+import type { Request, RequestHandler } from 'express';
 import { toXml } from './xml';
 
 export type { MediaKind } from '@lib/routing';
@@ -57,25 +57,20 @@ export function negotiate(req: Request, fallback: MediaKind = 'json'): MediaKind
   throw new HttpError(406, 'not_acceptable', 'This endpoint answers application/json or application/xml');
 }
 
-function varyByAccept(res: Response): void {
-  // vary() parses the Vary header already set; usually there is none
-  if (res.hasHeader('Vary')) res.vary('Accept');
-  else res.setHeader('Vary', 'Accept');
-}
-
 /**
- * The reply path of an app that answers JSON and XML: the body as the Accept header asks (the
- * route's `defaultMedia` when it names neither type), XML in the element names the response
- * schema declares (xmlRoot, xmlList), `Vary: Accept` on every answer with a body.
+ * How an app that answers JSON and XML writes its answers: in the type the Accept header asks for
+ * (the route's `defaultMedia` when it names neither), XML in the element names the response schema
+ * declares (xmlRoot, xmlList), `Vary: Accept` on every answer with a body.
  */
-export const renderJsonOrXml: ReplyRenderer = (req, res, route, reply) => {
-  const xml = reply.body !== undefined && negotiate(req, route.defaultMedia) === 'xml';
-  const names = xml ? xmlNamesOf(route.responses[reply.status]?.schema) : undefined;
-  if (xml && !names) throw new Error(`${route.method.toUpperCase()} ${route.path}: the schema of its ${reply.status} declares no XML element name (xmlRoot, xmlList)`);
-  writeHead(res, reply);
-  if (reply.body !== undefined) varyByAccept(res);
-  if (names) res.type('application/xml').send(toXml(reply.body, names.root, names.item));
-  else sendJson(res, reply);
+export const jsonOrXmlFormat: ReplyFormat = {
+  negotiates: true,
+  mediaOf: (req, route) => negotiate(req, route.defaultMedia),
+  serialize(route, status, body, media) {
+    if (media === 'json') return JSON.stringify(body);
+    const names = xmlNamesOf(route.responses[status]?.schema);
+    if (!names) throw new Error(`${route.method.toUpperCase()} ${route.path}: the schema of its ${status} declares no XML element name (xmlRoot, xmlList)`);
+    return toXml(body, names.root, names.item);
+  },
 };
 
 /**

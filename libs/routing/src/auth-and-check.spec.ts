@@ -21,8 +21,8 @@ const routes = [
   defineRoute({ method: 'get', path: '/me', auth: 'key', summary: 'Me', responses: { 200: { description: 'me', schema: z.object({ name: z.string() }) } }, handler: ({ user }) => ({ status: 200, body: { name: user } }) }),
   defineRoute({ method: 'get', path: '/open', auth: 'public', summary: 'Open', responses: { 200: { description: 'ok', schema: z.object({ user: z.null() }) } }, handler: ({ user }) => ({ status: 200, body: { user: user ?? null } }) }),
   defineRoute({ method: 'get', path: '/drift', auth: 'public', summary: 'Drifts', responses: { 200: { description: 'ok', schema: n } }, handler: drifting({ status: 200, body: { n: 'one' } }) }),
-  defineRoute({ method: 'get', path: '/drift-text', auth: 'public', summary: 'Drifts in JSON text', responses: { 200: { description: 'ok', schema: n } }, handler: () => ({ status: 200, body: { n: 1 }, json: '{"n":"one"}' }) }),
-  defineRoute({ method: 'get', path: '/text', auth: 'public', summary: 'JSON text', responses: { 200: { description: 'ok', schema: n } }, handler: () => ({ status: 200, body: { n: 1 }, json: '{"n":1}' }) }),
+  defineRoute({ method: 'get', path: '/drift-text', auth: 'public', summary: 'Drifts in JSON text', responses: { 200: { description: 'ok', schema: n } }, handler: () => ({ status: 200, body: { n: 1 }, text: '{"n":"one"}' }) }),
+  defineRoute({ method: 'get', path: '/text', auth: 'public', summary: 'JSON text', responses: { 200: { description: 'ok', schema: n } }, handler: () => ({ status: 200, body: { n: 1 }, text: '{"n":1}' }) }),
   defineRoute({ method: 'delete', path: '/gone', auth: 'public', summary: 'Answers a status it does not declare', responses: { 200: { description: 'ok', schema: n } }, handler: drifting({ status: 204 }) }),
   defineRoute({ method: 'delete', path: '/done', auth: 'public', summary: 'Answers the 204 it declares', responses: { 204: { description: 'done' } }, handler: () => ({ status: 204 }) }),
   defineRoute({ method: 'get', path: '/extra', auth: 'public', summary: 'Leaks a field its strict schema does not have', responses: { 200: { description: 'ok', schema: z.strictObject({ n: z.number() }) } }, handler: drifting({ status: 200, body: { n: 1, secret: 'x' } }) }),
@@ -71,10 +71,10 @@ describe('response check', () => {
     expect(takeResponseViolations()).toEqual([expect.stringMatching(/^GET \/extra answered 200 a body its schema refuses: \(body\): Unrecognized key: "secret"/)]);
   });
 
-  it('checks that JSON text a route serialized itself is its body', async () => {
+  it('checks that text a route wrote itself is its body as written', async () => {
     takeResponseViolations();
     await request(appWith(true)).get('/drift-text').expect(500);
-    expect(takeResponseViolations()).toEqual(['GET /drift-text answered 200 JSON text that is not its body']);
+    expect(takeResponseViolations()).toEqual(['GET /drift-text answered 200 text that is not its body as written']);
     await request(appWith(true)).get('/text').expect(200, { n: 1 });
     expect(takeResponseViolations()).toEqual([]);
   });

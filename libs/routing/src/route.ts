@@ -34,8 +34,8 @@ type ReplyOf<S extends number, D> = D extends { schema: infer Z extends z.ZodTyp
       status: S;
       body: z.input<Z>;
       headers?: ReplyHeaders;
-      /** The body already serialized as JSON (a route that had to measure it); sent instead of serializing `body` again when JSON is chosen. */
-      json?: string;
+      /** The body already written in `ctx.media` (a page measured against its byte budget as it was written): sent instead of writing `body` again. */
+      text?: string;
     }
   : { status: S; body?: undefined; headers?: ReplyHeaders };
 
@@ -51,14 +51,15 @@ export interface AnyReply {
   status: number;
   body?: unknown;
   headers?: ReplyHeaders;
-  json?: string;
+  text?: string;
 }
 
-/** What every handler gets: the validated input and the request; its auth scheme adds the rest (ContextOf). */
+/** What every handler gets: the validated input, the media type its answer will be written in, and the request; its auth scheme adds the rest (ContextOf). */
 export interface RouteInput<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType> {
   params: z.output<P>;
   query: z.output<Q>;
   body: z.output<B>;
+  media: MediaKind;
   req: Request;
 }
 
@@ -181,11 +182,11 @@ function readBody(route: AnyRoute, req: Request): unknown {
 
 const PUBLIC_CONTEXT: PublicContext = { user: undefined };
 
-function validateInput(route: AnyRoute, req: Request): RouteContext<z.ZodType, z.ZodType, z.ZodType, object> {
+function validateInput(route: AnyRoute, req: Request, media: MediaKind): RouteContext<z.ZodType, z.ZodType, z.ZodType, object> {
   const { params, query, body } = route.request ?? {};
   // Express 5's req.query parses the query string again on every read: read it once
   const rawQuery: unknown = req.query;
-  const input: RouteInput = { params: req.params as unknown, query: rawQuery, body: undefined as unknown, req };
+  const input: RouteInput = { params: req.params as unknown, query: rawQuery, body: undefined as unknown, media, req };
   assertSafeInput(req.params, 'params');
   if (params) input.params = parseOrThrow(params, req.params, 'params');
   if (query) {
@@ -209,31 +210,37 @@ export interface MountOptions {
   noBody?: RequestHandler;
   /** Admission for the route, after `before` and before its body is read (see heavyRequestGate). */
   admit?: (route: AnyRoute) => RequestHandler | undefined;
-  /** Writes a handler's answer (the app's content negotiation); JSON only when absent. */
-  render?: ReplyRenderer;
+  /** How answers are written (the app's content negotiation); JSON only when absent. */
+  format?: ReplyFormat;
 }
 
-/** The one writer of a route's answer: status, headers and the body as the client asked for it. */
-export type ReplyRenderer = (req: Request, res: Response, route: AnyRoute, reply: AnyReply) => void;
+const CONTENT_TYPES: Record<MediaKind, string> = { json: 'application/json', xml: 'application/xml' };
 
-/** Sets a reply's status and headers. */
-export function writeHead(res: Response, reply: AnyReply): void {
+/** How an app writes its answers: the one place that decides the media type and the text of a body. */
+export interface ReplyFormat {
+  /** The media type this request's answer is written in (an Accept it cannot answer was refused before). */
+  mediaOf(req: Request, route: AnyRoute): MediaKind;
+  /** The text of a body in `media`; what a reply's own `text` must equal. */
+  serialize(route: AnyRoute, status: number, body: unknown, media: MediaKind): string;
+  /** The answer depends on Accept (`Vary: Accept` on every answer with a body). */
+  negotiates?: boolean;
+}
+
+/** The format of an app that answers JSON only. */
+export const jsonFormat: ReplyFormat = { mediaOf: () => 'json', serialize: (_route, _status, body) => JSON.stringify(body) };
+
+/** Writes a reply: status, its headers, and its body (its own text, else the format's) in `media`. */
+function sendReply(res: Response, route: AnyRoute, reply: AnyReply, media: MediaKind, format: ReplyFormat): void {
   res.status(reply.status);
   if (reply.headers) res.set(reply.headers);
+  if (reply.body === undefined) {
+    res.end();
+    return;
+  }
+  // vary() parses the Vary header already set; usually there is none
+  if (format.negotiates) res.setHeader('Vary', res.hasHeader('Vary') ? `${res.getHeader('Vary')}, Accept` : 'Accept');
+  res.type(CONTENT_TYPES[media]).send(reply.text ?? format.serialize(route, reply.status, reply.body, media));
 }
-
-/** Sends a reply's body as JSON (the text a route serialized itself, if any); nothing when it has none. */
-export function sendJson(res: Response, reply: AnyReply): void {
-  if (reply.body === undefined) res.end();
-  else if (reply.json !== undefined) res.type('application/json').send(reply.json);
-  else res.json(reply.body);
-}
-
-/** The renderer of an app that answers JSON only. */
-export const renderJson: ReplyRenderer = (_req, res, _route, reply) => {
-  writeHead(res, reply);
-  sendJson(res, reply);
-};
 
 /**
  * Mounts a route table: `auth → before → parse body → validate → handler → render` per route, then
@@ -242,12 +249,13 @@ export const renderJson: ReplyRenderer = (_req, res, _route, reply) => {
 export function mountRoutes(router: Router, routes: AnyRoute[], options: MountOptions = {}): void {
   const methodsByPath = new Map<string, Set<string>>();
   const check = checkingResponses();
-  const render = options.render ?? renderJson;
+  const format = options.format ?? jsonFormat;
   for (const route of resolveAuth(routes, options.auth)) {
     const handler: RequestHandler = async (req, res) => {
-      const reply = await route.handler(validateInput(route, req));
-      if (check) checkReply(route, reply);
-      render(req, res, route, reply);
+      const media = format.mediaOf(req, route);
+      const reply = await route.handler(validateInput(route, req, media));
+      if (check) checkReply(route, reply, (body) => format.serialize(route, reply.status, body, media));
+      sendReply(res, route, reply, media, format);
     };
     const parsers = route.request?.body ? (options.bodyParsers?.(route.request.bodyLimit) ?? []) : options.noBody ? [options.noBody] : [];
     const admit = options.admit?.(route);
