@@ -83,13 +83,14 @@ export function createApp(config: NewsAppConfig) {
     description: 'Starting, the database does not answer, other attempts of this identity or address still in flight after 10 s, or the password-hash queue full: try again after Retry-After',
     schema: errorBody,
   };
+  const signedInUser = (req: Request) => ({ user: currentUser(req) });
   const auth: Record<keyof NewsUsers, AuthScheme> = {
-    bearer: { before: [jwt.requireUser], security: ['bearer'], user: currentUser, responses: { 401: signedOut } },
-    'bearer-stored': { before: [jwt.requireStoredUser], security: ['bearer'], user: currentUser, responses: { 401: signedOut } },
-    'bearer-admin': { before: jwt.requireRole('admin'), security: ['bearer'], user: currentUser, responses: { 401: signedOut, 403: notAdmin } },
+    bearer: { before: [jwt.requireUser], security: ['bearer'], context: signedInUser, responses: { 401: signedOut } },
+    'bearer-stored': { before: [jwt.requireStoredUser], security: ['bearer'], context: signedInUser, responses: { 401: signedOut } },
+    'bearer-admin': { before: jwt.requireRole('admin'), security: ['bearer'], context: signedInUser, responses: { 401: signedOut, 403: notAdmin } },
     'master-key': { before: limited(requireMasterKey), security: ['masterKey'], responses: { 401: wrongSecret, 429: tooMany, 503: busy } },
-    'basic-and-master-key': { before: [...parseBody, basicWithMasterKey(users, isMasterKey, limit)], security: [['basic', 'masterKey']], user: currentUser, responses: { 401: wrongSecret, 429: tooMany, 503: busy } },
-    'admin-or-master-key': { before: limited(adminOrMasterKey), security: ['bearer', 'masterKey'], user: (req) => req.user, responses: { 401: wrongSecret, 403: notAdmin, 429: tooMany, 503: busy } },
+    'basic-and-master-key': { before: [...parseBody, basicWithMasterKey(users, isMasterKey, limit)], security: [['basic', 'masterKey']], context: signedInUser, responses: { 401: wrongSecret, 429: tooMany, 503: busy } },
+    'admin-or-master-key': { before: limited(adminOrMasterKey), security: ['bearer', 'masterKey'], context: (req) => ({ user: req.user as NewsUsers['admin-or-master-key']['user'] }), responses: { 401: wrongSecret, 403: notAdmin, 429: tooMany, 503: busy } },
   };
 
   return buildServiceApp({

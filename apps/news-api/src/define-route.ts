@@ -8,12 +8,12 @@ import type { UserDoc } from './users/user.model';
  * key (sign-in), or an admin token or the master key (no user then).
  */
 export type NewsUsers = {
-  bearer: UserDoc;
-  'bearer-stored': UserDoc;
-  'bearer-admin': UserDoc;
-  'master-key': undefined;
-  'basic-and-master-key': UserDoc;
-  'admin-or-master-key': UserDoc | undefined;
+  bearer: { user: UserDoc };
+  'bearer-stored': { user: UserDoc };
+  'bearer-admin': { user: UserDoc };
+  'master-key': { user: undefined };
+  'basic-and-master-key': { user: UserDoc };
+  'admin-or-master-key': { user: UserDoc | undefined };
 };
 
 export const defineRoute = routeDefiner<NewsUsers>();

@@ -13,7 +13,7 @@ export const versionRoutes: AnyRoute[] = [
     auth: 'public',
     summary: 'The running release (also sent as the X-API-Version header of every response)',
     tags: ['meta'],
-    responses: { 200: { description: 'Service name and version', schema: z.object({ name: z.string(), version: z.string() }) } },
-    handler: (_ctx, res) => res.json({ name: 'news-api', version: VERSION }),
+    responses: { 200: { description: 'Service name and version', schema: z.strictObject({ name: z.string(), version: z.string() }) } },
+    handler: () => ({ status: 200, body: { name: 'news-api', version: VERSION } }),
   }),
 ];

@@ -2,7 +2,7 @@ import { defineRoute, type AnyRoute } from '@lib/routing';
 import { z } from '@lib/validation';
 import type { Lifecycle } from './lifecycle';
 
-const healthBody = z.object({ status: z.string() });
+const healthBody = z.strictObject({ status: z.string() });
 
 /** `/healthz` (process alive) and `/readyz` (database answers, not shutting down); no credentials. */
 export function healthRoutes(isReady: () => Promise<boolean>, lifecycle: Lifecycle): AnyRoute[] {

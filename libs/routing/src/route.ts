@@ -277,3 +277,10 @@ export function mountRoutes(router: Router, routes: AnyRoute[], options: MountOp
     });
   }
 }
+
+/** A reply's `Link` header (RFC 8288), as Express's `res.links` writes it: `<url>; rel="next"`. */
+export const linkHeader = (links: Record<string, string>): ReplyHeaders => ({
+  Link: Object.entries(links)
+    .map(([rel, url]) => `<${url}>; rel="${rel}"`)
+    .join(', '),
+});

@@ -19,9 +19,7 @@ export function authRoutes(tokens: TokenSettings): AnyRoute[] {
         401: { description: 'Wrong or missing credentials or master key (never says which)', schema: errorBody },
         429: { description: 'Too many failed sign-ins of this email from this address, or from this address in all (Retry-After); nothing was checked', schema: errorBody },
       },
-      handler: ({ user }, res) => {
-        res.status(201).json({ token: signToken(tokens, user._id), user: userView(user) });
-      },
+      handler: ({ user }) => ({ status: 201, body: { token: signToken(tokens, user._id), user: userView(user) } }),
     }),
   ];
 }

@@ -11,7 +11,7 @@ const companiesQuery = z.strictObject({
   ...accessTokenField,
 });
 
-const companyOutput = z.object({ code: z.string(), name: z.string(), sector: z.enum(SECTORS), aliases: z.array(z.string()) });
+const companyOutput = z.strictObject({ code: z.string(), name: z.string(), sector: z.enum(SECTORS), aliases: z.array(z.string()) });
 
 export function companyRoutes(): AnyRoute[] {
   return [
@@ -23,13 +23,13 @@ export function companyRoutes(): AnyRoute[] {
       tags: ['news'],
       request: { query: companiesQuery },
       responses: {
-        200: { description: 'Every matching company, by code', schema: z.object({ total: z.number().int(), data: z.array(companyOutput) }) },
+        200: { description: 'Every matching company, by code', schema: z.strictObject({ total: z.number().int(), data: z.array(companyOutput) }) },
         400: { description: 'Bad parameter', schema: errorBody },
         401: { description: 'Not signed in', schema: errorBody },
       },
-      handler: ({ query }, res) => {
+      handler: ({ query }) => {
         const data = searchCompanies(query.q, query.sector).map((c) => ({ code: c.code, name: c.name, sector: c.sector, aliases: c.aliases ?? [] }));
-        res.json({ total: data.length, data });
+        return { status: 200, body: { total: data.length, data } };
       },
     }),
   ];

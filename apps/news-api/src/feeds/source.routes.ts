@@ -17,8 +17,8 @@ export function sourceRoutes(sources: SourceService, options: { sync: FeedSync }
       summary: 'The configured publishers, their feeds and how their last fetches went',
       tags: ['news'],
       request: { query: z.strictObject({ ...accessTokenField }) },
-      responses: { 200: { description: 'Every publisher', schema: z.object({ data: z.array(sourceOutput) }) }, 401: { description: 'Not signed in', schema: errorBody } },
-      handler: async (_ctx, res) => res.json({ data: (await sources.list()).map(sourceView) }),
+      responses: { 200: { description: 'Every publisher', schema: z.strictObject({ data: z.array(sourceOutput) }) }, 401: { description: 'Not signed in', schema: errorBody } },
+      handler: async () => ({ status: 200, body: { data: (await sources.list()).map(sourceView) } }),
     }),
     defineRoute({
       method: 'post',
@@ -30,12 +30,12 @@ export function sourceRoutes(sources: SourceService, options: { sync: FeedSync }
       tags: ['news'],
       request: { body: z.strictObject({ ...accessTokenField }), bodyTypes: ['form', 'json'] },
       responses: {
-        200: { description: 'What each publisher gave', schema: z.object({ startedAt: z.string(), finishedAt: z.string(), sources: z.array(sourceReport) }) },
+        200: { description: 'What each publisher gave', schema: z.strictObject({ startedAt: z.string(), finishedAt: z.string(), sources: z.array(sourceReport) }) },
         401: { description: 'Neither an admin token nor the master key', schema: errorBody },
         403: { description: 'Signed in without the admin role', schema: errorBody },
         503: { description: 'The sync was stopped before its end (its replica is shutting down): call again (Retry-After)', schema: errorBody },
       },
-      handler: async (_ctx, res) => res.json(await options.sync.run()),
+      handler: async () => ({ status: 200, body: await options.sync.run() }),
     }),
   ];
 }

@@ -1,6 +1,6 @@
 import { z } from '@lib/validation';
 
-export const sourceOutput = z.object({
+export const sourceOutput = z.strictObject({
   id: z.string(),
   name: z.string(),
   feeds: z.array(z.string()),
@@ -14,7 +14,7 @@ export const sourceOutput = z.object({
   articleCount: z.number().int(),
 });
 
-export const sourceReport = z.object({
+export const sourceReport = z.strictObject({
   id: z.string(),
   name: z.string(),
   entries: z.number().int(),

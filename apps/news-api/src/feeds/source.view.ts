@@ -1,10 +1,12 @@
 import { publisherDomain, publisherLanguage, type Publisher } from './feeds-config';
 import type { SourceDoc } from './source.model';
+import type { sourceOutput } from './source.schemas';
+import type { z } from '@lib/validation';
 
 const iso = (date?: Date) => date?.toISOString() ?? null;
 
 /** The wire shape of a publisher and how its last fetches went; the only place that decides it. */
-export function sourceView({ publisher, doc }: { publisher: Publisher; doc?: SourceDoc }) {
+export function sourceView({ publisher, doc }: { publisher: Publisher; doc?: SourceDoc }): z.input<typeof sourceOutput> {
   const failing = doc?.last_error_at && (!doc.last_success_at || doc.last_error_at > doc.last_success_at);
   const lastSync = [doc?.last_success_at, doc?.last_error_at].reduce((later, date) => (date && (!later || date > later) ? date : later), undefined);
   return {

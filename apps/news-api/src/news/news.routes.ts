@@ -1,4 +1,4 @@
-import type { AnyRoute } from '@lib/routing';
+import { linkHeader, type AnyRoute } from '@lib/routing';
 import { defineRoute } from '../define-route';
 import { errorBody } from '../error-schema';
 import { pageView } from '../page.view';
@@ -37,10 +37,9 @@ export function newsRoutes(news: NewsService, options: { sourceIds: string[] }):
         400: { description: 'A bad parameter, named in fields', schema: errorBody },
         401: signedOut,
       },
-      handler: async ({ query, req }, res) => {
+      handler: async ({ query, req }) => {
         const page = await news.page(query);
-        if (page.next) res.links({ next: nextLink(req.originalUrl, page.next) });
-        res.json(pageView(page, articleView));
+        return { status: 200, body: pageView(page, articleView), headers: page.next ? linkHeader({ next: nextLink(req.originalUrl, page.next) }) : undefined };
       },
     }),
     defineRoute({
@@ -56,7 +55,7 @@ export function newsRoutes(news: NewsService, options: { sourceIds: string[] }):
         401: signedOut,
         404: { description: 'No article with that id', schema: errorBody },
       },
-      handler: async ({ params }, res) => res.json(articleView(await news.get(params.id))),
+      handler: async ({ params }) => ({ status: 200, body: articleView(await news.get(params.id)) }),
     }),
   ];
 }

@@ -117,17 +117,17 @@ export type NewsQuery = z.output<ReturnType<typeof newsQuery>>;
 export const articleParams = z.strictObject({ id: pathId });
 export const articleQuery = z.strictObject({ ...accessTokenField });
 
-export const articleOutput = z.object({
+export const articleOutput = z.strictObject({
   id: z.number().int(),
   title: z.string(),
   summary: z.string().meta({ description: 'Plain text, at most 1000 characters' }),
   url: z.string().meta({ description: 'Canonical URL of the article at its publisher' }),
-  publisher: z.object({ id: z.string(), name: z.string() }),
+  publisher: z.strictObject({ id: z.string(), name: z.string() }),
   publishedAt: z.string().meta({ description: 'ISO 8601, UTC', example: '2026-11-21T03:15:00.000Z' }),
-  companies: z.array(z.object({ code: z.string(), name: z.string() })),
+  companies: z.array(z.strictObject({ code: z.string(), name: z.string() })),
 }).meta({ id: 'Article' });
 
-export const newsPage = z.object({
+export const newsPage = z.strictObject({
   total: z.number().int().meta({ description: 'Articles matching the filters, over all pages' }),
   data: z.array(articleOutput),
   has_more: z.boolean(),

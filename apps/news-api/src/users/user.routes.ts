@@ -1,4 +1,4 @@
-import type { AnyRoute } from '@lib/routing';
+import { linkHeader, type AnyRoute } from '@lib/routing';
 import { defineRoute } from '../define-route';
 import { errorBody } from '../error-schema';
 import { pageView } from '../page.view';
@@ -31,9 +31,9 @@ export function userRoutes({ users }: UserRouteDeps): AnyRoute[] {
         409: { description: 'The email is already registered', schema: errorBody },
         429: { description: 'Too many failed attempts with this key from this address, or from this address in all (Retry-After); nothing was checked', schema: errorBody },
       },
-      handler: async ({ body }, res) => {
+      handler: async ({ body }) => {
         const user = userView(await users.create(body));
-        res.status(201).location(`/users/${user.id}`).json(user);
+        return { status: 201, body: user, headers: { Location: `/users/${user.id}` } };
       },
     }),
     defineRoute({
@@ -44,7 +44,7 @@ export function userRoutes({ users }: UserRouteDeps): AnyRoute[] {
       tags: ['users'],
       request: { query: tokenOnlyQuery },
       responses: { 200: { description: 'The signed-in user', schema: userOutput }, 401: signedOut },
-      handler: ({ user }, res) => res.json(userView(user)),
+      handler: ({ user }) => ({ status: 200, body: userView(user) }),
     }),
     defineRoute({
       method: 'get',
@@ -54,10 +54,10 @@ export function userRoutes({ users }: UserRouteDeps): AnyRoute[] {
       auth: 'bearer-admin',
       request: { query: listUsersQuery },
       responses: { 200: { description: 'A page of users', schema: userPage }, 400: { description: 'Bad limit or cursor', schema: errorBody }, 401: signedOut, 403: notAdmin },
-      handler: async ({ query }, res) => {
+      handler: async ({ query }) => {
         const page = await users.page(query);
-        if (page.next) res.links({ next: `/users?limit=${query.limit}&cursor=${encodeURIComponent(page.next)}` });
-        res.json(pageView(page, userView));
+        const headers = page.next ? linkHeader({ next: `/users?limit=${query.limit}&cursor=${encodeURIComponent(page.next)}` }) : undefined;
+        return { status: 200, body: pageView(page, userView), headers };
       },
     }),
     defineRoute({
@@ -68,7 +68,7 @@ export function userRoutes({ users }: UserRouteDeps): AnyRoute[] {
       auth: 'bearer-admin',
       request: { params: idParams, query: tokenOnlyQuery },
       responses: { 200: { description: 'The user', schema: userOutput }, 400: { description: 'Bad id', schema: errorBody }, 401: signedOut, 403: notAdmin, 404: noUser },
-      handler: async ({ params }, res) => res.json(userView(await users.get(params.id))),
+      handler: async ({ params }) => ({ status: 200, body: userView(await users.get(params.id)) }),
     }),
     defineRoute({
       method: 'delete',
@@ -78,9 +78,9 @@ export function userRoutes({ users }: UserRouteDeps): AnyRoute[] {
       auth: 'bearer-admin',
       request: { params: idParams, query: tokenOnlyQuery },
       responses: { 204: { description: 'Deleted' }, 400: { description: 'Bad id', schema: errorBody }, 401: signedOut, 403: notAdmin, 404: noUser },
-      handler: async ({ params }, res) => {
+      handler: async ({ params }) => {
         await users.remove(params.id);
-        res.status(204).end();
+        return { status: 204 };
       },
     }),
   ];

@@ -43,21 +43,21 @@ export const listUsersQuery = z.strictObject({
   ...accessTokenField,
 });
 
-export const userOutput = z.object({
+export const userOutput = z.strictObject({
   id: z.number().int(),
   email: z.string(),
   role: z.enum(ROLES),
   createdAt: z.string().meta({ description: 'ISO 8601, UTC', example: '2026-11-21T14:03:07.000Z' }),
 }).meta({ id: 'User' });
 
-export const userPage = z.object({
+export const userPage = z.strictObject({
   total: z.number().int().meta({ description: 'Number of all users' }),
   data: z.array(userOutput),
   has_more: z.boolean(),
   next_cursor: z.string().optional(),
 });
 
-export const authResult = z.object({
+export const authResult = z.strictObject({
   token: z.string().meta({ description: 'JWT (HS256); send it as Authorization: Bearer <token>' }),
   user: userOutput,
 });

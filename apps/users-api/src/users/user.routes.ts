@@ -1,4 +1,4 @@
-import { routeDefiner, type AnyRoute } from '@lib/routing';
+import { linkHeader, routeDefiner, type AnyRoute } from '@lib/routing';
 import { createdBody, createQuery, errorBody, listBody, listQuery } from './user.schemas';
 import type { UserService } from './user.service';
 import { userPageView, userView } from './user.view';
@@ -22,8 +22,8 @@ export function userRoutes(users: UserService): AnyRoute[] {
       },
       handler: async ({ query }) => {
         const page = await users.page(query);
-        const next = page.next && { Link: `</users?limit=${query.limit}&cursor=${encodeURIComponent(page.next)}>; rel="next"` };
-        return { status: 200, body: userPageView(page), ...(next && { headers: next }) };
+        const headers = page.next ? linkHeader({ next: `/users?limit=${query.limit}&cursor=${encodeURIComponent(page.next)}` }) : undefined;
+        return { status: 200, body: userPageView(page), headers };
       },
     }),
     defineRoute({
