@@ -8,7 +8,7 @@ export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 let building = 0;
 
 /**
- * Bundles one entry file like the apps' `nx build` targets do (esbuild, CommonJS for Node 20,
+ * Bundles one entry file like the apps' `nx build` targets do (esbuild, CommonJS for the oldest supported Node,
  * node_modules left external) into `outfile`. Returns the packages the bundle requires at run time.
  */
 export async function bundleFile(entry: string, outfile: string, options: { tsconfig?: string; banner?: string } = {}): Promise<string[]> {
@@ -30,7 +30,7 @@ function buildBundle(entry: string, outfile: string, options: { tsconfig?: strin
     bundle: true,
     platform: 'node',
     format: 'cjs',
-    target: 'node20',
+    target: 'node22',
     packages: 'external',
     ...(options.tsconfig && { tsconfig: options.tsconfig }),
     ...(options.banner && { banner: { js: options.banner } }),

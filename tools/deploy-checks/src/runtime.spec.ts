@@ -4,11 +4,14 @@ import semver from 'semver';
 import { readDockerfile } from './dockerfile';
 import { fromRoot } from './workspace';
 
-// One Node version for the images and CI's second test run, inside what package.json's engines
-// promises, and no installed package asking for more than engines' lowest version.
+// One supported Node range (package.json engines): the images' version is one CI installs with and
+// tests on, CI tests one version of every line the range admits and none outside it, and no
+// installed package asks for more than the range's lowest version.
 const engines = (JSON.parse(readFileSync(fromRoot('package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
 const imageVersion = /^node:(\d+\.\d+\.\d+)-/.exec(readDockerfile(fromRoot('docker/Dockerfile')).args.NODE_IMAGE)?.[1];
-const ciVersion = /^NODE_TEST_VERSION=(\S+)$/m.exec(readFileSync(fromRoot('.ci/run'), 'utf8'))?.[1];
+const ciScript = readFileSync(fromRoot('.ci/run'), 'utf8');
+const ciImageVersion = /^NODE_IMAGE_VERSION=(\S+)$/m.exec(ciScript)?.[1];
+const ciTestVersions = /^NODE_TEST_VERSIONS="([^"]+)"$/m.exec(ciScript)?.[1].split(/\s+/) ?? [];
 
 /** name@version → its engines.node, for every package under node_modules (nested ones too). */
 function installedEngines(dir = fromRoot('node_modules'), found = new Map<string, string>()): Map<string, string> {
@@ -32,9 +35,17 @@ function installedEngines(dir = fromRoot('node_modules'), found = new Map<string
 describe('the Node runtime', () => {
   it('is one pinned LTS version in the Dockerfile and in CI, inside package.json engines', () => {
     expect(imageVersion).toMatch(/^\d+\.\d+\.\d+$/);
-    expect(ciVersion).toBe(imageVersion);
+    expect(ciImageVersion).toBe(imageVersion);
+    expect(ciTestVersions).toContain(imageVersion);
     expect(semver.major(imageVersion!) % 2).toBe(0); // even majors become LTS
     expect(semver.satisfies(imageVersion!, engines)).toBe(true);
+  });
+
+  it('is tested in CI on one release of every line engines admits, and on nothing outside it', () => {
+    const lines = engines.split('||').map((range) => semver.minVersion(range.trim())!.major);
+    expect(ciTestVersions.every((version) => semver.satisfies(version, engines))).toBe(true);
+    expect([...new Set(ciTestVersions.map((version) => semver.major(version)))].sort()).toEqual([...lines].sort());
+    expect(lines.every((major) => major % 2 === 0)).toBe(true); // LTS lines only
   });
 
   it("admits no Node version that an installed package refuses: engines' lowest version satisfies every package", () => {

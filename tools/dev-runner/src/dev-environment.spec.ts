@@ -221,7 +221,7 @@ describe('startDevEnvironment supervision', () => {
       bundle: true,
       platform: 'node',
       format: 'cjs',
-      target: 'node20',
+      target: 'node22',
       packages: 'external',
       tsconfig: path.join(__dirname, '../../gateway/tsconfig.json'),
       logLevel: 'silent',
