@@ -1,8 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { connectMongo, EMBEDDED_URL_FILE, resolveMongoTarget } from '@lib/mongo';
-import { accountService } from './accounts/account.service';
-import { userRemoval } from './deletions/user-removal';
 import { USAGE, parseAdminArgs, runAdminCommand } from './admin/commands';
+import { crmData } from './wiring';
 
 /** `npm run crm:admin -- <command>`: manage the users and API keys of accounts. */
 async function main(): Promise<void> {
@@ -14,7 +13,8 @@ async function main(): Promise<void> {
   if (!url) throw new Error('No database: set CRM_MONGO_URL or MONGO_URL, or start the services with `npm start` first');
   const connection = await connectMongo({ url, dbName: target.dbName });
   try {
-    for (const line of await runAdminCommand(argv, accountService(connection), userRemoval(connection))) console.log(line);
+    const { accounts, users } = crmData(connection);
+    for (const line of await runAdminCommand(argv, accounts, users)) console.log(line);
   } finally {
     await connection.close();
   }

@@ -64,6 +64,9 @@ export const sortParam = queryEnum(SORT_KEYS).optional().meta({
 /** The keyset order of a `global_sort_key` (creation order when none is sent). */
 export const orderOf = (key: SortKeyName | undefined): SortKey[] => (key ? sortKeysOf(key) : BY_CREATION);
 
+/** `page_size` and `cursor` of a list. */
+export type PageParams = { page_size: number; cursor?: string };
+
 /** `page_size`, `cursor` and, on lists that take it, `global_sort_key`. */
 export interface SortedPageParams {
   page_size: number;
@@ -121,3 +124,22 @@ export function crmPager(secret: string) {
 }
 
 export type CrmPager = ReturnType<typeof crmPager>;
+
+/**
+ * A page a service answers: the records being read, and how to read what they are shown with
+ * (owners, related contacts, track names), batch by batch as the page fills (http/page-reply.ts).
+ * The service reads; the view only maps.
+ */
+export interface ShownPage<T, R> {
+  page: Page<T>;
+  related(records: T[]): Promise<R>;
+}
+
+/** One record a service answers, with what it is shown with (read as a page's batch is). */
+export interface Shown<T, R> {
+  item: T;
+  related: R;
+}
+
+/** A page whose records are shown as they are (notes: ids only). */
+export const shownAsIs = <T>(page: Page<T>): ShownPage<T, undefined> => ({ page, related: async () => undefined });

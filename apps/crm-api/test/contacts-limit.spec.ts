@@ -139,7 +139,7 @@ describe('contact limit (406)', () => {
 });
 
 describe('contact-limit reservations left by a dead create', () => {
-  const slots = () => contactSlots(ctx.connection, LIMIT);
+  const slots = () => contactSlots(LIMIT);
   /** Moves every reservation of the account past its expiry (what RESERVATION_MS of waiting does). */
   const expireReservations = async (user: TestUser) => {
     const held = (await reservations(user)) ?? {};
@@ -149,7 +149,7 @@ describe('contact-limit reservations left by a dead create', () => {
 
   it('gives the slot of a create that died before storing its contact back once its reservation expires', async () => {
     await fill(ann, LIMIT - 1);
-    await slots().reserve(ann.account, 900_001); // the process dies here: nothing settles or releases it
+    await slots().reserve(ctx.storeOf(ann), 900_001); // the process dies here: nothing settles or releases it
     expect(await contactCount(ann)).toBe(LIMIT);
     expectLimit(await ctx.as(ann).post('/dev/api/contacts').send(person('Early'))); // within RESERVATION_MS the slot stays held
     expect(Object.values((await reservations(ann))!)).toEqual([{ contact: 900_001, until: expect.any(Number) }]);
@@ -165,7 +165,7 @@ describe('contact-limit reservations left by a dead create', () => {
 
   it('keeps the slot of a create that died after storing its contact', async () => {
     await fill(ann, LIMIT - 1);
-    await slots().reserve(ann.account, 900_002);
+    await slots().reserve(ctx.storeOf(ann), 900_002);
     await ctx.Contact.collection.insertOne({ ...(await ctx.Contact.findOne({ account: ann.account }).lean())!, _id: 900_002 as never, emails: [] });
     await expireReservations(ann);
     expectLimit(await ctx.as(ann).post('/dev/api/contacts').send(person('Extra')));
@@ -176,7 +176,7 @@ describe('contact-limit reservations left by a dead create', () => {
 
   it('gives the slot back once when the stored contact of a dead create is deleted before its reservation expires', async () => {
     const [first] = await fill(ann, LIMIT - 1);
-    await slots().reserve(ann.account, 900_005);
+    await slots().reserve(ctx.storeOf(ann), 900_005);
     await ctx.Contact.collection.insertOne({ ...(await ctx.Contact.findById(first).lean())!, _id: 900_005 as never, emails: [] });
     expect((await ctx.as(ann).delete('/dev/api/contacts/900005')).status).toBe(204);
     expect(await contactCount(ann)).toBe(LIMIT - 1);
@@ -190,8 +190,8 @@ describe('contact-limit reservations left by a dead create', () => {
 
   it('gives each dead slot back once when many creates find them at the same time', async () => {
     await fill(ann, 1);
-    await slots().reserve(ann.account, 900_003);
-    await slots().reserve(ann.account, 900_004);
+    await slots().reserve(ctx.storeOf(ann), 900_003);
+    await slots().reserve(ctx.storeOf(ann), 900_004);
     expect(await contactCount(ann)).toBe(LIMIT);
     await expireReservations(ann);
     const results = await Promise.all(Array.from({ length: 10 }, (_, i) => ctx.as(ann).post('/dev/api/contacts').send(person(`C${i}`))));

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { domainUserModel } from '../src/accounts/domain-user.model';
-import { userRemoval } from '../src/deletions/user-removal';
+import { crmData } from '../src/wiring';
 import { runAdminCommand } from '../src/admin/commands';
 import { dealHelpers, type Track } from './deal-helpers';
 import { expectError } from './expectations';
@@ -168,7 +168,7 @@ describe('tracks keep their deals', () => {
 });
 
 describe('deleting a user who owns deals is refused', () => {
-  const run = (...argv: string[]) => runAdminCommand(argv, ctx.accounts(), userRemoval(ctx.connection));
+  const run = (...argv: string[]) => runAdminCommand(argv, ctx.accounts(), crmData(ctx.connection).users);
   const DomainUser = () => domainUserModel(ctx.connection);
 
   it('refused while the user owns deals; after giving them to another user the delete succeeds', async () => {

@@ -1,7 +1,6 @@
 import request from 'supertest';
 import { allPages, createContact, expectEmpty204, xmlOf } from './activity-helpers';
 import { expectError } from './expectations';
-import { noteRepository } from '../src/notes/note.repository';
 import { setupCrmApp, type TestUser } from './setup-app';
 
 /** Notes: N1–N4, PUT /dev/api/notes, notes on deals. */
@@ -332,8 +331,8 @@ describe('notes on deals', () => {
   it('noteRepository.removeDeals (for the deal delete paths) takes the deal ids out of the notes of that account only', async () => {
     const both = (await ctx.as(ann).post('/dev/api/opportunity/deals/notes').send({ subject: 'S', description: 'D', deal_ids: [11, 12] })).body;
     const theirs = (await ctx.as(zed).post('/dev/api/opportunity/deals/notes').send({ subject: 'S', description: 'D', deal_ids: [21] })).body;
-    await noteRepository(ctx.connection, ann.account).removeDeals([11]);
-    await noteRepository(ctx.connection, ann.account).removeDeals([21]);
+    await ctx.storeOf(ann).notes.removeDeals([11]);
+    await ctx.storeOf(ann).notes.removeDeals([21]);
     expect((await storedNotes()).map((n) => [n._id, n.deals])).toEqual([
       [both.id, [12]],
       [theirs.id, [21]],

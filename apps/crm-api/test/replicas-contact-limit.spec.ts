@@ -1,6 +1,6 @@
 import { useReplicas } from '@lib/testing';
 import { accountModel } from '../src/accounts/account.model';
-import { accountService } from '../src/accounts/account.service';
+import { crmData } from '../src/wiring';
 import { contactModel } from '../src/contacts/contact.model';
 import { person } from './setup-app';
 
@@ -14,7 +14,7 @@ let seq = 0;
 async function addUser() {
   const domain = `acme${++seq}`;
   const email = `ann@${domain}.test`;
-  const { user, apiKey } = await accountService(replicas.db.connection).addUser({ domain, email });
+  const { user, apiKey } = await crmData(replicas.db.connection).accounts.addUser({ domain, email });
   return { email, key: apiKey, account: user.account };
 }
 type User = Awaited<ReturnType<typeof addUser>>;

@@ -1,5 +1,5 @@
 import { useReplicas } from '@lib/testing';
-import { accountService } from '../src/accounts/account.service';
+import { crmData } from '../src/wiring';
 import { contactModel } from '../src/contacts/contact.model';
 import { person } from './setup-app';
 
@@ -7,7 +7,7 @@ import { person } from './setup-app';
 const replicas = useReplicas({ entry: 'apps/crm-api/src/main.ts', replicas: 3 });
 
 it('90 creates at once over three replicas by two accounts: 90 distinct ids, all stored, each account pages through its own in order', async () => {
-  const accounts = accountService(replicas.db.connection);
+  const accounts = crmData(replicas.db.connection).accounts;
   const users = await Promise.all(['acme', 'rival'].map(async (domain) => ({ email: `ann@${domain}.test`, ...(await accounts.addUser({ domain, email: `ann@${domain}.test` })) })));
   const answers = await Promise.all(
     Array.from({ length: 90 }, (_, i) => {

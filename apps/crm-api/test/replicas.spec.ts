@@ -1,7 +1,7 @@
 import { DEFAULT_FAILED_ATTEMPTS } from '@lib/http';
 import { runScript, useReplicas } from '@lib/testing';
 import { REVOCATION_BOUND_MS } from '@lib/mongo';
-import { accountService } from '../src/accounts/account.service';
+import { crmData } from '../src/wiring';
 import { contactModel } from '../src/contacts/contact.model';
 import { person } from './setup-app';
 
@@ -21,7 +21,7 @@ interface User {
 let seq = 0;
 async function addUser(): Promise<User> {
   const email = `u${++seq}@acme.test`;
-  const { user, apiKey } = await accountService(replicas.db.connection).addUser({ domain: 'acme', email });
+  const { user, apiKey } = await crmData(replicas.db.connection).accounts.addUser({ domain: 'acme', email });
   return { email, key: apiKey, id: user._id };
 }
 

@@ -1,5 +1,5 @@
 import { expectLoadServed, expectNoneMissing, expectServedThroughOutage, itServesThroughDatabaseFaults, itStartsOnceDatabaseAnswers, sendRaw, type OutageTiming, type RawRequest, useFaultyServiceApp } from '@lib/testing';
-import { accountService } from '../src/accounts/account.service';
+import { crmData } from '../src/wiring';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { crmService } from '../src/service';
@@ -76,7 +76,7 @@ describe('crm-api when the database stops during load', () => {
   let sharedId: number;
   const faulty = useFaultyServiceApp((deps) => createApp({ ...deps, contactLimit: 100_000, cursorSecret: TEST_CURSOR_SECRET }), { dbName: 'crm_fault',
     seed: async (connection) => {
-      const { apiKey } = await accountService(connection).addUser({ domain: 'acme', email: 'ann@acme.test', owner: true });
+      const { apiKey } = await crmData(connection).accounts.addUser({ domain: 'acme', email: 'ann@acme.test', owner: true });
       auth = basic('ann@acme.test', apiKey);
     },
   });

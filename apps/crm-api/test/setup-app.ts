@@ -2,9 +2,10 @@ import type { FailedAttemptSettings } from '@lib/http';
 import { useServiceApp, withMore } from '@lib/testing';
 import request from 'supertest';
 import { accountModel } from '../src/accounts/account.model';
-import { accountService } from '../src/accounts/account.service';
 import { createApp } from '../src/app';
 import { contactModel, emailClaimModel } from '../src/contacts/contact.model';
+import type { AccountId } from '../src/store/account-id';
+import { crmData } from '../src/wiring';
 
 export const TEST_CURSOR_SECRET = 'crm-test-cursor-secret-0123456789';
 
@@ -31,7 +32,10 @@ export function setupCrmApp(options: { contactLimit?: number; monitorCommands?: 
   });
 
   const ctx = withMore(service, {
-    accounts: () => accountService(service.connection),
+    accounts: () => crmData(service.connection).accounts,
+
+    /** The store of a test user's account, as its requests get it (`ctx.store`). */
+    storeOf: (user: TestUser) => crmData(service.connection).store.of(user.account as AccountId),
 
     /** A user of the account `domain` (made if new), with a fresh API key. */
     async user(domain: string, email: string, options: { admin?: boolean } = {}): Promise<TestUser> {

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { create as parseXml } from 'xmlbuilder2';
 import { useServiceApp } from '@lib/testing';
-import { accountService } from '../src/accounts/account.service';
+import { crmData } from '../src/wiring';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { dealHelpers} from './deal-helpers';
@@ -288,7 +288,7 @@ describe('an app with configured default milestones', () => {
   const custom = useServiceApp((deps) => createApp({ ...deps, contactLimit: 10, cursorSecret: TEST_CURSOR_SECRET, defaultMilestones: ['Idea', 'Done'] }));
 
   it('makes each account’s Default track with them', async () => {
-    const { user, apiKey } = await accountService(custom.connection).addUser({ domain: 'cfg', email: 'cfg@cfg.test' });
+    const { user, apiKey } = await crmData(custom.connection).accounts.addUser({ domain: 'cfg', email: 'cfg@cfg.test' });
     const res = await request(custom.app).get(PATH).auth(user.email, apiKey).set('Accept', 'application/json');
     expect(res.body).toEqual([{ id: expect.any(Number), name: 'Default', milestones: 'Idea,Done' }]);
     const byMilestone = await request(custom.app).get('/dev/api/opportunity/byMilestone').auth(user.email, apiKey).set('Accept', 'application/json');

@@ -29,6 +29,14 @@ const routes: AnyRoute[] = negotiatedRoutes(
     defineRoute({ method: 'get', path: '/created', auth: 'public', summary: 'created', responses: { 201: one }, handler: () => ({ status: 201, body: { id: 3 } }) }),
     defineRoute({ method: 'get', path: '/varied', auth: 'public', summary: 'varied', responses: { 200: one }, handler: () => ({ status: 200, body: { id: 4 }, headers: { Vary: 'Origin' } }) }),
     defineRoute({ method: 'get', path: '/unnamed', auth: 'public', summary: 'no XML name', responses: { 200: { description: 'x', schema: contact } }, handler: () => ({ status: 200, body: { id: 5 } }) }),
+    defineRoute({
+      method: 'get',
+      path: '/either/:kind',
+      auth: 'public',
+      summary: 'a list of one of two kinds, each with its own XML names',
+      responses: { 200: { description: 'contacts or deals', schema: z.union([list.schema, xmlList(z.strictObject({ deal: z.string() }), { root: 'collection', item: 'opportunity' })]) } },
+      handler: ({ params }) => ({ status: 200, body: params.kind === 'deals' ? [{ deal: 'Big' }] : contacts }),
+    }),
   ],
   notAcceptable,
 );
@@ -122,6 +130,13 @@ describe('jsonOrXmlFormat', () => {
     const json = await request(app).get('/json-first').unset('Accept');
     expect(json.headers['content-type']).toMatch(/^application\/json/);
     expect(json.body).toEqual(contacts);
+  });
+
+  it('writes a union of named lists in the names of the option the body is', async () => {
+    expect((await request(app).get('/either/contacts').set('Accept', 'application/xml')).text).toBe(XML_LIST);
+    const deals = await request(app).get('/either/deals').set('Accept', 'application/xml');
+    expect(deals.status).toBe(200);
+    expect(deals.text).toBe('<?xml version="1.0" encoding="UTF-8"?><collection><opportunity><deal>Big</deal></opportunity></collection>');
   });
 
   it('keeps the status and varies on Accept', async () => {

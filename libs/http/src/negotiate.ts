@@ -67,7 +67,7 @@ export const jsonOrXmlFormat: ReplyFormat = {
   mediaOf: (req, route) => negotiate(req, route.defaultMedia),
   serialize(route, status, body, media) {
     if (media === 'json') return JSON.stringify(body);
-    const names = xmlNamesOf(route.responses[status]?.schema);
+    const names = xmlNamesOf(route.responses[status]?.schema, body);
     if (!names) throw new Error(`${route.method.toUpperCase()} ${route.path}: the schema of its ${status} declares no XML element name (xmlRoot, xmlList)`);
     return toXml(body, names.root, names.item);
   },

@@ -100,10 +100,18 @@ function listIn(schema: z.ZodType): z.ZodArray | undefined {
   return undefined;
 }
 
-/** The names of a response schema's XML; undefined when it declares no root element. */
-export function xmlNamesOf(schema: z.ZodType | undefined): XmlNames | undefined {
+/**
+ * The names of a response schema's XML; undefined when it declares no root element. A union that
+ * names no root itself but whose options each do (a list of contacts or a list of deals) takes the
+ * names of the option `body` is.
+ */
+export function xmlNamesOf(schema: z.ZodType | undefined, body?: unknown): XmlNames | undefined {
   const root = schema && xmlNameOf(schema);
-  if (!root) return undefined;
+  if (!root) {
+    if (!(schema instanceof z.ZodUnion) || body === undefined) return undefined;
+    const option = (schema.options as z.ZodType[]).find((o) => xmlNameOf(o) !== undefined && o.safeParse(body).success);
+    return option && xmlNamesOf(option);
+  }
   const list = listIn(schema);
   const item = list && xmlNameOf(list.element as z.ZodType);
   return item ? { root, item } : { root };

@@ -1,22 +1,22 @@
 import { HttpError } from '@lib/errors';
-import type { Connection } from 'mongoose';
+import { isDuplicateKey } from '@lib/mongo';
+import type { CrossTenant } from '../store/cross-tenant';
 import type { AccountDoc } from './account.model';
-import { accountRepository } from './account.repository';
 import { apiKeyMatches, generateApiKey, hashApiKey } from './api-key';
-import { credentialCache } from './credential-cache';
 import type { DomainUserDoc } from './domain-user.model';
-import { userRepository } from './user.repository';
 import { nowSeconds } from '../input/epoch';
 
 const LOGIN_TOUCH_SECONDS = 300;
 
 const noSuchUser = (email: string) => new HttpError(404, 'user_not_found', `No user has the email ${email}`);
 
-/** Accounts and their users; the one place that reads users across accounts. */
-export function accountService(connection: Connection) {
-  const directory = accountRepository(connection);
-  const users = (account: number) => userRepository(connection, account);
-  const credentials = credentialCache(connection);
+/**
+ * Accounts and their users as the admin commands and sign-in see them: across accounts, by domain
+ * and by email, through the cross-tenant module (store/cross-tenant.ts). One account's users are read
+ * through its store (`store.users`).
+ */
+export function accountService(directory: CrossTenant) {
+  const { credentials } = directory;
 
   async function ensureAccount(domain: string): Promise<AccountDoc> {
     const existing = await directory.accountByDomain(domain);
@@ -24,7 +24,7 @@ export function accountService(connection: Connection) {
     try {
       return await directory.insertAccount(domain, nowSeconds());
     } catch (err) {
-      if ((err as { code?: number }).code !== 11000) throw err;
+      if (!isDuplicateKey(err)) throw err;
       const existing = await directory.accountByDomain(domain); // created concurrently
       if (!existing) throw err;
       return existing;
@@ -32,7 +32,7 @@ export function accountService(connection: Connection) {
   }
 
   /** Changes a user; answers once every process has been told to forget the cached credential (see credential-cache.ts). */
-  async function setUser(email: string, update: Partial<DomainUserDoc>): Promise<DomainUserDoc> {
+  async function setUser(email: string, update: Parameters<CrossTenant['updateUser']>[1]): Promise<DomainUserDoc> {
     let user: DomainUserDoc | null;
     try {
       user = await directory.updateUser(email, update);
@@ -46,14 +46,10 @@ export function accountService(connection: Connection) {
   }
 
   return {
-    ensureAccount,
-
-    findAccount: (domain: string) => directory.accountByDomain(domain),
-
-    async accountOf(user: DomainUserDoc): Promise<AccountDoc> {
-      const account = await directory.accountById(user.account);
-      if (!account) throw new Error(`account ${user.account} of user ${user._id} is missing`);
-      return account;
+    /** The users of the account of `domain`, by id; null when no account has the domain. */
+    async usersOfDomain(domain: string): Promise<DomainUserDoc[] | null> {
+      const account = await directory.accountByDomain(domain);
+      return account && directory.storeOfAccount(account).users.all();
     },
 
     /** Adds a user to the account of `domain` (made if missing) and returns the user with a new API key. */
@@ -63,10 +59,8 @@ export function accountService(connection: Connection) {
       const account = await ensureAccount(input.domain);
       const apiKey = input.apiKey ?? generateApiKey();
       try {
-        const user = await directory.insertUser(account._id, (id) => ({
+        const user = await directory.insertUser(account, (id) => ({
           _id: id,
-          account: account._id,
-          domain: account.domain,
           email: input.email,
           name: input.name ?? '',
           is_admin: Boolean(input.admin || input.owner),
@@ -78,7 +72,7 @@ export function accountService(connection: Connection) {
         }));
         return { user, apiKey };
       } catch (err) {
-        if ((err as { code?: number }).code === 11000) throw taken();
+        if (isDuplicateKey(err)) throw taken();
         throw err;
       }
     },
@@ -106,13 +100,6 @@ export function accountService(connection: Connection) {
 
     revokeKey: (email: string) => setUser(email, { api_key_hash: null }),
 
-    listUsers: (account: number) => users(account).all(),
-
-    findUser: (account: number, email: string) => users(account).byEmail(email),
-
-    /** Owners of every contact and deal read. */
-    usersById: (account: number, ids: number[]) => users(account).byIds(ids),
-
     /** True when this process verified the credential recently (it is in the credential cache). */
     knowsCredential: (email: string, apiKey: string) => credentials.lookup(email, apiKey) !== undefined,
 
@@ -129,7 +116,7 @@ export function accountService(connection: Connection) {
       if (!user || user.is_disabled || !apiKeyMatches(apiKey, user.api_key_hash)) return null;
       const now = nowSeconds();
       if (!user.logged_in_time || now - user.logged_in_time > LOGIN_TOUCH_SECONDS) {
-        await directory.touchLogin(user._id, now);
+        await directory.touchLogin(user, now);
         user.logged_in_time = now;
       }
       credentials.remember(user, generation);

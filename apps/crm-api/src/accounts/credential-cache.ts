@@ -1,6 +1,5 @@
 import { revocableCache } from '@lib/cache';
-import { revocationLog, type RevocationLog } from '@lib/mongo';
-import type { Connection } from 'mongoose';
+import type { RevocationLog } from '@lib/mongo';
 import { apiKeyMatches } from './api-key';
 import type { DomainUserDoc } from './domain-user.model';
 
@@ -40,16 +39,4 @@ export function createCredentialCache(ttlMs = CREDENTIAL_TTL_MS, log?: Revocatio
     forget: users.forget,
     revoke: users.revoke,
   };
-}
-
-const caches = new WeakMap<Connection, CredentialCache>();
-
-/** One cache per database connection, shared by every account service built on it. */
-export function credentialCache(connection: Connection): CredentialCache {
-  let cache = caches.get(connection);
-  if (!cache) {
-    cache = createCredentialCache(CREDENTIAL_TTL_MS, revocationLog(connection));
-    caches.set(connection, cache);
-  }
-  return cache;
 }

@@ -1,6 +1,6 @@
 import { z } from '@lib/validation';
 
-export const userOutput = z.object({
+export const userOutput = z.strictObject({
   id: z.number().int(),
   domain: z.string(),
   email: z.string(),

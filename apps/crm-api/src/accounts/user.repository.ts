@@ -1,10 +1,8 @@
-import type { Connection } from 'mongoose';
-import { accountScope } from '../store/account-scope';
-import { domainUserModel, type DomainUserDoc } from './domain-user.model';
+import type { AccountScope } from '../store/account-scope';
+import type { DomainUserDoc } from './domain-user.model';
 
-/** The users of one account (sign-in, which finds a user by email across accounts, is in user-directory.ts). */
-export function userRepository(connection: Connection, account: number) {
-  const scope = accountScope(domainUserModel(connection), account);
+/** The users of one account (sign-in, which finds a user by email across accounts, is in store/cross-tenant.ts). */
+export function userRepository(scope: AccountScope<DomainUserDoc>) {
   return {
     all: () => scope.find().sort({ _id: 1 }),
     byEmail: (email: string) => scope.findOne({ email }),

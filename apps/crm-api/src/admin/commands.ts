@@ -87,9 +87,8 @@ export async function runAdminCommand(argv: string[], accounts: AccountService, 
       return [`${(await accounts.setDisabled(required(values, 'email'), false)).email} is enabled`];
     case 'list-users': {
       const domain = required(values, 'domain');
-      const account = await accounts.findAccount(domain);
-      if (!account) throw new Error(`no account has the domain ${domain}`);
-      const users = await accounts.listUsers(account._id);
+      const users = await accounts.usersOfDomain(domain);
+      if (!users) throw new Error(`no account has the domain ${domain}`);
       return users.map((u) => `${u._id}\t${u.email}\t${u.is_admin ? 'admin' : 'user'}${u.is_account_owner ? ', owner' : ''}${u.is_disabled ? ', disabled' : ''}${u.api_key_hash ? '' : ', no key'}`);
     }
     case 'delete-user': {

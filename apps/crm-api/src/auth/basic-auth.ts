@@ -1,10 +1,13 @@
 import { unauthorized } from '@lib/errors';
 import type { FailedAttemptLimit } from '@lib/http';
+import type { AuthScheme } from '@lib/routing';
 import type { Request, RequestHandler } from 'express';
 import { Passport } from 'passport';
 import { BasicStrategy } from 'passport-http';
 import type { DomainUserDoc } from '../accounts/domain-user.model';
 import type { AccountService } from '../accounts/account.service';
+import { accountIdOf } from '../store/account-id';
+import type { AccountStore, CrmStore } from '../store/crm-store';
 
 const CHALLENGE = { 'WWW-Authenticate': 'Basic realm="crm", charset="UTF-8"' };
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -48,4 +51,23 @@ export function currentUser(req: Request): DomainUserDoc {
   const user = req.user as DomainUserDoc | undefined;
   if (!user) throw unauthorized('Authentication required', CHALLENGE);
   return user;
+}
+
+/** What a `basic` route's handler gets: the signed-in user, and the store of that user's account (made once per request). */
+export interface BasicContext {
+  user: DomainUserDoc;
+  store: AccountStore;
+}
+
+/** The `basic` scheme: HTTP Basic (see basicAuth), then the caller and its account's store as the handler's context. */
+export function basicScheme(auth: RequestHandler, store: CrmStore, responses: AuthScheme['responses']): AuthScheme<BasicContext> {
+  return {
+    before: [auth],
+    security: ['basic'],
+    context: (req) => {
+      const user = currentUser(req);
+      return { user, store: store.of(accountIdOf(user)) };
+    },
+    responses,
+  };
 }

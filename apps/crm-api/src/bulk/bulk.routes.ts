@@ -2,7 +2,6 @@ import type { AnyRoute } from '@lib/routing';
 import { defineRoute } from '../define-route';
 import { BODY_LIMITS } from '../http/body-limits';
 import { commonErrors } from '../http/errors.outputs';
-import { sendNoContent } from '../http/reply';
 import { bulkForm, bulkQuery, MAX_BULK_IDS } from './bulk.schemas';
 import type { BulkService } from './bulk.service';
 
@@ -19,9 +18,9 @@ export function bulkRoutes(bulk: BulkService): AnyRoute[] {
       tags: ['contacts'],
       request: { query: bulkQuery, body: bulkForm, bodyTypes: ['form', 'json'], bodyLimit: BODY_LIMITS.record },
       responses: { 204: { description: 'Done' }, ...commonErrors },
-      handler: async ({ query, body, user }, res) => {
-        await bulk.run(user.account, query.action_type, body, query.owner);
-        sendNoContent(res);
+      handler: async ({ query, body, store }) => {
+        await bulk.run(store, query.action_type, body, query.owner);
+        return { status: 204 };
       },
     }),
   ];

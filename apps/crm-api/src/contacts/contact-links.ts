@@ -1,10 +1,9 @@
 import { validationFailed } from '@lib/errors';
 import { z } from '@lib/validation';
 import { idField } from '../input/fields';
-import type { ForAccount } from '../store/account-scope';
-import type { ContactPresenter } from './contact.presenter';
-import type { ContactRepository } from './contact.repository';
-import type { ContactView } from './contact.view';
+import type { DomainUserDoc } from '../accounts/domain-user.model';
+import type { AccountStore } from '../store/crm-store';
+import type { ContactDoc } from './contact.model';
 
 /** Contacts one note, task, event or deal relates (tasks, events and deals show each in full: see page-budget.ts). */
 export const MAX_RELATED_CONTACTS = 10;
@@ -30,7 +29,6 @@ export const idList = (what: string) =>
 /** A record that relates contacts by id in its `contacts` field. */
 interface LinksContacts {
   _id: number;
-  account: number;
   contacts: number[];
 }
 
@@ -39,46 +37,46 @@ export interface RelatesContacts {
   removeContacts(contactIds: number[], recordId?: number): Promise<void>;
 }
 
-/** Checks, loads and cleans up the contacts that notes, tasks and events relate. */
-export function contactLinks(contacts: ForAccount<ContactRepository>, present: ContactPresenter) {
-  const existing = (account: number, ids: number[]) => contacts(account).existingIds(ids);
-
-  return {
-    /** 400 naming every id that is not a contact of the account (another account's look missing). */
-    async assertExist(account: number, ids: number[], field: string): Promise<void> {
-      const found = await existing(account, ids);
-      const missing = ids.filter((id) => !found.has(id));
-      if (missing.length) throw validationFailed([{ field, message: `names no contact of this account (${missing.join(', ')})` }]);
-    },
-
-    /**
-     * After a record was written with contact ids: a contact deleted between the check and the
-     * write was missed by its delete's clean-up, so remove its id now, as that clean-up would have.
-     */
-    async dropDeleted<T extends LinksContacts>(records: RelatesContacts, doc: T): Promise<T> {
-      const found = await existing(doc.account, doc.contacts);
-      const gone = doc.contacts.filter((id) => !found.has(id));
-      if (gone.length === 0) return doc;
-      await records.removeContacts(gone, doc._id);
-      return { ...doc, contacts: doc.contacts.filter((id) => found.has(id)) };
-    },
-
-    /** Full contact views (with owners) of every contact the records relate, loaded in two queries. */
-    async views(account: number, records: Array<{ contacts: number[] }>): Promise<Map<number, ContactView>> {
-      const ids = [...new Set(records.flatMap((r) => r.contacts))];
-      if (ids.length === 0) return new Map();
-      const docs = await contacts(account).byIds(ids);
-      const views = await present.many(docs);
-      return new Map(views.map((view) => [view.id, view]));
-    },
-  };
+/** Contacts with the users a view shows with them: their owners (and the owners of the records showing them). */
+export interface ContactsShown {
+  contacts: ContactDoc[];
+  owners: DomainUserDoc[];
 }
 
-export type ContactLinks = ReturnType<typeof contactLinks>;
+/** 400 naming every id that is not a contact of the account (another account's look missing). */
+export async function assertContactsExist(store: AccountStore, ids: number[], field: string): Promise<void> {
+  const found = await store.contacts.existingIds(ids);
+  const missing = ids.filter((id) => !found.has(id));
+  if (missing.length) throw validationFailed([{ field, message: `names no contact of this account (${missing.join(', ')})` }]);
+}
 
-/** Contact views of one record, in its order, skipping any contact that no longer exists. */
-export const contactsOf = (record: { contacts: number[] }, views: Map<number, ContactView>): ContactView[] =>
-  record.contacts.flatMap((id) => views.get(id) ?? []);
+/**
+ * After a record was written with contact ids: a contact deleted between the check and the write
+ * was missed by its delete's clean-up, so remove its id now, as that clean-up would have.
+ */
+export async function dropDeletedContacts<T extends LinksContacts>(store: AccountStore, records: RelatesContacts, doc: T): Promise<T> {
+  const found = await store.contacts.existingIds(doc.contacts);
+  const gone = doc.contacts.filter((id) => !found.has(id));
+  if (gone.length === 0) return doc;
+  await records.removeContacts(gone, doc._id);
+  return { ...doc, contacts: doc.contacts.filter((id) => found.has(id)) };
+}
+
+/** The owners of `contacts` (one read; none when there are no contacts). */
+export async function withOwners(store: AccountStore, contacts: ContactDoc[]): Promise<ContactsShown> {
+  return { contacts, owners: contacts.length ? await store.users.byIds([...new Set(contacts.map((c) => c.owner))]) : [] };
+}
+
+/**
+ * The contacts among `ids` (straight to the driver: the documents lean() gave), then their owners
+ * together with the users `alsoUsers` (the owners of the records showing them): two reads at most,
+ * each left out when it has nothing to read.
+ */
+export async function contactsShown(store: AccountStore, ids: number[], alsoUsers: number[] = []): Promise<ContactsShown> {
+  const contacts = ids.length ? await store.contacts.byIdsFast([...new Set(ids)]) : [];
+  const users = [...new Set([...alsoUsers, ...contacts.map((c) => c.owner)])];
+  return { contacts, owners: users.length ? await store.users.byIds(users) : [] };
+}
 
 /**
  * Notes and events take related contacts under `contact_ids` (request samples) or `contacts` (the

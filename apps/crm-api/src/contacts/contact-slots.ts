@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { HttpError } from '@lib/errors';
-import type { Connection } from 'mongoose';
 import type { ContactReservation } from '../accounts/account.model';
-import { contactSlotRepository, type Reservations } from './contact-slot.repository';
-import { contactRepository } from './contact.repository';
+import type { AccountStore } from '../store/crm-store';
+import type { Reservations } from './contact-slot.repository';
 
 /**
  * How long a create may hold a slot before its contact is stored. A reservation older than this
@@ -14,7 +13,6 @@ export const RESERVATION_MS = 60_000;
 
 /** A create's hold on one slot of its account's contact limit, until its contact is stored or it gives up. */
 export interface SlotReservation {
-  account: number;
   token: string;
   /** The create gives up (503) rather than start its insert after this, so a live create never outlives its reservation. */
   insertBy: number;
@@ -31,8 +29,7 @@ const createTooSlow = () =>
  * contact id, expiry), written in the same atomic update as the count, so a slot whose create died
  * is never lost: it is found, expired, and given back unless its contact was stored.
  */
-export function contactSlots(connection: Connection, limit: number) {
-  const slotsOf = (account: number) => contactSlotRepository(connection, account);
+export function contactSlots(limit: number) {
 
   /**
    * Settles the expired reservations of an account: each keeps its slot when its contact was
@@ -40,22 +37,22 @@ export function contactSlots(connection: Connection, limit: number) {
    * conditional update, so concurrent settlers (replicas) give a slot back once. Answers how many
    * expired reservations were seen (each settled by the time this returns, by this call or another).
    */
-  async function reclaimExpired(account: number, reservations: Reservations = {}): Promise<number> {
+  async function reclaimExpired(store: AccountStore, reservations: Reservations = {}): Promise<number> {
     const expired = Object.entries(reservations).filter(([, r]) => r.until < Date.now());
     for (const [token, r] of expired) {
-      const stored = await contactRepository(connection, account).exists(r.contact);
-      await slotsOf(account).unreserve(token, stored);
+      const stored = await store.contacts.exists(r.contact);
+      await store.slots.unreserve(token, stored);
     }
     return expired.length;
   }
 
-  async function tryReserve(account: number, contact: number): Promise<{ slot?: SlotReservation; reservations?: Reservations }> {
+  async function tryReserve(store: AccountStore, contact: number): Promise<{ slot?: SlotReservation; reservations?: Reservations }> {
     const now = Date.now();
     const token = randomUUID();
     const reservation: ContactReservation = { contact, until: now + RESERVATION_MS };
-    const reserved = await slotsOf(account).reserve(token, reservation, limit);
-    if (reserved) return { slot: { account, token, insertBy: now + RESERVATION_MS / 2 }, reservations: reserved.reservations };
-    return { reservations: await slotsOf(account).reservations() };
+    const reserved = await store.slots.reserve(token, reservation, limit);
+    if (reserved) return { slot: { token, insertBy: now + RESERVATION_MS / 2 }, reservations: reserved.reservations };
+    return { reservations: await store.slots.reservations() };
   }
 
   return {
@@ -63,12 +60,12 @@ export function contactSlots(connection: Connection, limit: number) {
      * Reserves one slot for the contact about to be stored under `contact`, atomically against the
      * limit; when the account is full, settles the reservations of dead creates first. 406 when full.
      */
-    async reserve(account: number, contact: number): Promise<SlotReservation> {
-      const first = await tryReserve(account, contact);
+    async reserve(store: AccountStore, contact: number): Promise<SlotReservation> {
+      const first = await tryReserve(store, contact);
       // expired reservations seen on the way are settled now, so dead creates never pile up on the account
-      const settled = await reclaimExpired(account, first.reservations);
+      const settled = await reclaimExpired(store, first.reservations);
       if (first.slot) return first.slot;
-      const second = settled ? await tryReserve(account, contact) : first;
+      const second = settled ? await tryReserve(store, contact) : first;
       if (second.slot) return second.slot;
       throw contactLimitReached(limit);
     },
@@ -79,13 +76,13 @@ export function contactSlots(connection: Connection, limit: number) {
     },
 
     /** The contact is stored: the slot is its own from now on. */
-    async settle(slot: SlotReservation): Promise<void> {
-      await slotsOf(slot.account).settle(slot.token);
+    async settle(store: AccountStore, slot: SlotReservation): Promise<void> {
+      await store.slots.settle(slot.token);
     },
 
     /** The create gave up: the slot goes back, once however often this is called. */
-    async release(slot: SlotReservation): Promise<void> {
-      await slotsOf(slot.account).unreserve(slot.token, false);
+    async release(store: AccountStore, slot: SlotReservation): Promise<void> {
+      await store.slots.unreserve(slot.token, false);
     },
 
     /**
@@ -93,11 +90,11 @@ export function contactSlots(connection: Connection, limit: number) {
      * insert, less than RESERVATION_MS ago) is settled now, as the create would have, so the slot
      * goes back once, by free(), and not again when the reservation expires.
      */
-    settleStored: (account: number, contact: number): Promise<void> => slotsOf(account).settleContact(contact),
+    settleStored: (store: AccountStore, contact: number): Promise<void> => store.slots.settleContact(contact),
 
     /** A stored contact was deleted: its slot goes back. */
-    async free(account: number): Promise<void> {
-      await slotsOf(account).free();
+    async free(store: AccountStore): Promise<void> {
+      await store.slots.free();
     },
   };
 }

@@ -2,9 +2,9 @@ import { z } from '@lib/validation';
 import { userOutput } from '../accounts/user.outputs';
 
 /** Response schemas, for the OpenAPI document. */
-export const propertyOutput = z.object({ type: z.enum(['SYSTEM', 'CUSTOM']), name: z.string(), subtype: z.string().optional(), value: z.string().optional() }).meta({ id: 'Property' });
+export const propertyOutput = z.strictObject({ type: z.enum(['SYSTEM', 'CUSTOM']), name: z.string(), subtype: z.string().optional(), value: z.string().optional() }).meta({ id: 'Property' });
 
-export const contactOutput = z.object({
+export const contactOutput = z.strictObject({
   id: z.number().int(),
   type: z.enum(['PERSON', 'COMPANY']),
   tags: z.array(z.string()),

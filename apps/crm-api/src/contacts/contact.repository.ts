@@ -1,8 +1,7 @@
-import { driverCollection, type SequenceInsertOptions } from '@lib/mongo';
-import type { Connection } from 'mongoose';
-import type { CrmPager, Page, SortedPageParams } from '../paging';
-import { accountScope, type Changes, type ScopedFilter } from '../store/account-scope';
-import { contactModel, type ContactDoc } from './contact.model';
+import type { SequenceInsertOptions } from '@lib/mongo';
+import type { Page, PageParams, SortedPageParams } from '../paging';
+import type { AccountScope, Changes, ScopedFilter } from '../store/account-scope';
+import type { ContactDoc } from './contact.model';
 import { nowSeconds } from '../input/epoch';
 
 const tagPath = (tag: string) => `tag_times.${tag}`;
@@ -10,10 +9,7 @@ const tagPath = (tag: string) => `tag_times.${tag}`;
 const bumped = (set: Changes<ContactDoc> & Record<string, unknown>) => ({ $set: set, $inc: { rev: 1 } });
 
 /** The contacts and companies of one account. */
-export function contactRepository(connection: Connection, account: number) {
-  const Contact = contactModel(connection);
-  const scope = accountScope(Contact, account);
-
+export function contactRepository(scope: AccountScope<ContactDoc>) {
   return {
     get: scope.get,
     // hot reads (C2, search by email, the contacts of a page of deals): straight to the driver, the same documents lean() gave
@@ -45,14 +41,12 @@ export function contactRepository(connection: Connection, account: number) {
     personTags: (ids: number[]) => scope.find<Pick<ContactDoc, '_id' | 'tag_times' | 'tag_count'>>({ _id: { $in: ids }, type: 'PERSON' }, { tag_times: 1, tag_count: 1 }),
 
     /** C1 and the lists of companies and of a company's persons, in the order of `global_sort_key` (on the driver: a hot read, its filter typed by the routes). */
-    list: (pager: CrmPager, filter: { type?: 'PERSON' | 'COMPANY'; contact_company_id?: number }, params: SortedPageParams): Promise<Page<ContactDoc>> =>
-      scope.driverSorted(pager, filter, params, `contacts:${account}:${JSON.stringify(filter)}`),
-    /** Search (`filter` names the properties), in creation order. */
-    search: (pager: CrmPager, filter: ScopedFilter, params: { page_size: number; cursor?: string }, key: string): Promise<Page<ContactDoc>> =>
-      scope.page(pager, filter, params, `search:${account}:${key}`),
+    list: (filter: { type?: 'PERSON' | 'COMPANY'; contact_company_id?: number }, params: SortedPageParams): Promise<Page<ContactDoc>> =>
+      scope.driverSorted(JSON.stringify(filter), filter, params),
+    /** Search (`filter` names the properties), in creation order; the cursor is bound to `key`, the search as sent. */
+    search: (filter: ScopedFilter, params: PageParams, key: string): Promise<Page<ContactDoc>> => scope.page(`search:${key}`, filter, params),
     /** A dynamic filter's page; its cursor is bound to `key`, the filter as sent. */
-    filtered: (pager: CrmPager, filter: ScopedFilter, params: SortedPageParams, key: string): Promise<Page<ContactDoc>> =>
-      scope.sorted(pager, filter, params, `filter:${account}:${key}`),
+    filtered: (filter: ScopedFilter, params: SortedPageParams, key: string): Promise<Page<ContactDoc>> => scope.sorted(`filter:${key}`, filter, params),
 
     /**
      * Inserts the contact as built, every field given (what the model's defaults would add), with the
@@ -60,14 +54,7 @@ export function contactRepository(connection: Connection, account: number) {
      * `beforeInsert` runs right before each insert is sent.
      */
     insert: (build: (id: number) => Promise<Omit<ContactDoc, 'account'>>, options: { beforeInsert: () => void; abandon: SequenceInsertOptions<ContactDoc>['abandon'] }) =>
-      scope.insert(build, {
-        insert: async (doc) => {
-          options.beforeInsert();
-          await driverCollection(Contact).insertOne(doc);
-          return doc;
-        },
-        abandon: options.abandon,
-      }),
+      scope.insert(build, { driver: true, ...options }),
 
     /** Takes the edit lease of the contact unless another live one holds it; false when not taken. */
     async takeLease(id: number, token: string, leaseMs: number): Promise<boolean> {

@@ -3,20 +3,12 @@ import { validationFailed } from '@lib/errors';
 import { xmlRoot, xmlList, type AnyRoute } from '@lib/routing';
 import { defineRoute } from '../define-route';
 import { z } from '@lib/validation';
-import type { Request, Response } from 'express';
-import type { AccountService } from '../accounts/account.service';
-import { userView } from '../accounts/user.view';
-import type { DomainUserDoc } from '../accounts/domain-user.model';
 import { commonErrors, limitError, noContent, notFoundError } from '../http/errors.outputs';
-import type { Page } from '../paging';
-import { reply, sendNoContent } from '../http/reply';
-import { sendPage as sendListPage } from '../http/send-page';
-import { CONTACT_READING } from './contact.paging';
+import { pageOrNoContent } from '../http/page-reply';
+import { CONTACT_PAGE } from './contact.paging';
 import { isEmail } from './contact-rules';
-import type { ContactDoc } from './contact.model';
 import { contactListOutput, contactOutput } from './contact.outputs';
-import type { ContactPresenter } from './contact.presenter';
-import { contactView } from './contact.view';
+import { contactViews, shownContactView } from './contact.presenter';
 import {
   addPropertyInput,
   changeOwnerForm,
@@ -38,32 +30,54 @@ import {
   starInput,
   tagsForm,
 } from './contact.schemas';
-import type { ContactService } from './contact.service';
+import type { ContactService, ShownContact, TagChange } from './contact.service';
 import { BODY_LIMITS } from '../http/body-limits';
 
 const TAGS = ['contacts'];
 const one = { description: 'The contact', schema: xmlRoot(contactOutput, XML_NAMES.contact.root) };
 const page = { description: 'A page of contacts: count on the first, cursor on the last when more follow', schema: xmlList(contactListOutput.element, XML_NAMES.contacts) };
-const LIST_XML = XML_NAMES.contacts;
 
 function assertEmail(email: string, field: string): void {
   if (!isEmail(email)) throw validationFailed([{ field, message: `${email} is not a valid email address` }]);
 }
 
-export function contactRoutes(contacts: ContactService, accounts: AccountService, present: ContactPresenter): AnyRoute[] {
-  async function sendOne(req: Request, res: Response, doc: ContactDoc) {
-    reply(req, res, await present.one(doc), XML_NAMES.contact);
-  }
+const oneOrNoContent = (found: ShownContact | null) => (found ? { status: 200 as const, body: shownContactView(found) } : { status: 204 as const });
+const TAG_VERB: Record<TagChange, { name: string; done: string; summary: string }> = {
+  add: { name: 'add', done: 'added', summary: 'Add tags to' },
+  remove: { name: 'delete', done: 'removed', summary: 'Remove tags from' },
+};
 
-  /** A contact just created by the caller: its owner is the caller, already in hand from authentication (no owner lookup). */
-  function sendCreated(req: Request, res: Response, doc: ContactDoc, owner: DomainUserDoc) {
-    reply(req, res, contactView(doc, userView(owner)), XML_NAMES.contact);
-  }
+/** C7/C8 and edit/delete tags: one row of each per change, the same handler but for the change. */
+function tagRoutes(contacts: ContactService, change: TagChange): AnyRoute[] {
+  const verb = TAG_VERB[change];
+  return [
+    defineRoute({
+      method: 'post',
+      path: `/dev/api/contacts/email/tags/${verb.name}`,
+      auth: 'basic',
+      summary: `${change === 'add' ? 'C7' : 'C8'}: ${verb.summary.toLowerCase()} the contact with this email (form call)`,
+      tags: TAGS,
+      request: { body: tagsForm, bodyTypes: ['form', 'json'], bodyLimit: BODY_LIMITS.fields },
+      responses: { 204: { description: `Tags ${verb.done}` }, ...commonErrors },
+      handler: async ({ body, store }) => {
+        await contacts.changeTagsByEmail(store, body.email, body.tags, change);
+        return { status: 204 };
+      },
+    }),
+    defineRoute({
+      method: 'put',
+      path: `/dev/api/contacts/${change === 'add' ? 'edit' : 'delete'}/tags`,
+      auth: 'basic',
+      summary: `${verb.summary} the contact with this id`,
+      tags: TAGS,
+      request: { body: editTagsInput, bodyLimit: BODY_LIMITS.fields },
+      responses: { 200: one, 404: notFoundError, ...commonErrors },
+      handler: async ({ body, store }) => ({ status: 200, body: shownContactView(await contacts.changeTags(store, body.id, body.tags, change)) }),
+    }),
+  ];
+}
 
-  function sendPage(req: Request, res: Response, result: Page<ContactDoc>, fallback: 'json' | 'xml' = 'json') {
-    return sendListPage(req, res, result, { reading: CONTACT_READING, present: present.many, xml: { ...LIST_XML, fallback }, noContentWhenEmpty: true });
-  }
-
+export function contactRoutes(contacts: ContactService): AnyRoute[] {
   return [
     defineRoute({
       method: 'get',
@@ -72,9 +86,10 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       summary: 'C1: contacts and companies of the account, oldest first (or by global_sort_key), paged',
       description: 'XML unless Accept asks for JSON (convention 3). 204 when the account has no contacts.',
       tags: TAGS,
+      defaultMedia: 'xml',
       request: { query: sortedListQuery },
       responses: { 200: page, 204: noContent, ...commonErrors },
-      handler: async ({ query, user, req }, res) => sendPage(req, res, await contacts.list(user.account, query), 'xml'),
+      handler: async ({ query, store, media }) => pageOrNoContent(media, await contacts.list(store, query), CONTACT_PAGE),
     }),
     defineRoute({
       method: 'get',
@@ -82,8 +97,8 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       auth: 'basic',
       summary: 'Number of contacts and companies of the account',
       tags: TAGS,
-      responses: { 200: { description: 'The count', schema: z.object({ count: z.number().int() }) }, 401: commonErrors[401] },
-      handler: async ({ user, req }, res) => reply(req, res, { count: await contacts.count(user.account) }, XML_NAMES.result),
+      responses: { 200: { description: 'The count', schema: xmlRoot(z.strictObject({ count: z.number().int() }), XML_NAMES.result.root) }, 401: commonErrors[401] },
+      handler: async ({ store }) => ({ status: 200, body: { count: await contacts.count(store) } }),
     }),
     defineRoute({
       method: 'get',
@@ -93,10 +108,9 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       tags: TAGS,
       request: { params: emailParams },
       responses: { 200: one, 204: { description: 'No contact has this email' }, ...commonErrors },
-      handler: async ({ params, user, req }, res) => {
+      handler: async ({ params, store }) => {
         assertEmail(params.email, 'email');
-        const doc = await contacts.findByEmail(user.account, params.email);
-        return doc ? sendOne(req, res, doc) : sendNoContent(res);
+        return oneOrNoContent(await contacts.findByEmail(store, params.email));
       },
     }),
     defineRoute({
@@ -107,10 +121,7 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       tags: TAGS,
       request: { params: phoneParams },
       responses: { 200: one, 204: { description: 'No contact has this phone number' }, ...commonErrors },
-      handler: async ({ params, user, req }, res) => {
-        const doc = await contacts.findByPhone(user.account, params.phone);
-        return doc ? sendOne(req, res, doc) : sendNoContent(res);
-      },
+      handler: async ({ params, store }) => oneOrNoContent(await contacts.findByPhone(store, params.phone)),
     }),
     defineRoute({
       method: 'post',
@@ -119,40 +130,21 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       summary: 'C6: contacts with any of the emails (form call)',
       tags: TAGS,
       request: { body: searchEmailsForm, bodyTypes: ['form', 'json'], bodyLimit: BODY_LIMITS.emails },
-      responses: { 200: { description: 'The matching contacts, or {} when none match', schema: z.union([z.array(contactOutput), z.object({})]) }, ...commonErrors },
-      handler: async ({ body, user, req }, res) => {
+      responses: {
+        200: {
+          description: 'The matching contacts, or {} when none match',
+          schema: xmlRoot(z.union([xmlList(contactOutput, XML_NAMES.contacts), z.strictObject({})]), XML_NAMES.contacts.root),
+        },
+        ...commonErrors,
+      },
+      handler: async ({ body, store }) => {
         body.email_ids.forEach((email, i) => assertEmail(email, `email_ids[${i}]`));
-        const docs = await contacts.findByEmails(user.account, body.email_ids);
-        if (docs.length === 0) return reply(req, res, {}, XML_NAMES.contacts);
-        reply(req, res, await present.many(docs), LIST_XML);
+        const found = await contacts.findByEmails(store, body.email_ids);
+        return { status: 200, body: found.contacts.length ? contactViews(found.contacts, found.owners) : {} };
       },
     }),
-    defineRoute({
-      method: 'post',
-      path: '/dev/api/contacts/email/tags/add',
-      auth: 'basic',
-      summary: 'C7: add tags to the contact with this email (form call)',
-      tags: TAGS,
-      request: { body: tagsForm, bodyTypes: ['form', 'json'], bodyLimit: BODY_LIMITS.fields },
-      responses: { 204: { description: 'Tags added' }, ...commonErrors },
-      handler: async ({ body, user }, res) => {
-        await contacts.addTags(await contacts.requireByEmail(user.account, body.email), body.tags);
-        sendNoContent(res);
-      },
-    }),
-    defineRoute({
-      method: 'post',
-      path: '/dev/api/contacts/email/tags/delete',
-      auth: 'basic',
-      summary: 'C8: remove tags from the contact with this email (form call)',
-      tags: TAGS,
-      request: { body: tagsForm, bodyTypes: ['form', 'json'], bodyLimit: BODY_LIMITS.fields },
-      responses: { 204: { description: 'Tags removed' }, ...commonErrors },
-      handler: async ({ body, user }, res) => {
-        await contacts.removeTags(await contacts.requireByEmail(user.account, body.email), body.tags);
-        sendNoContent(res);
-      },
-    }),
+    ...tagRoutes(contacts, 'add'),
+    ...tagRoutes(contacts, 'remove'),
     defineRoute({
       method: 'post',
       path: '/dev/api/contacts/add-score',
@@ -161,11 +153,7 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       tags: TAGS,
       request: { body: scoreForm, bodyTypes: ['form', 'json'], bodyLimit: BODY_LIMITS.fields },
       responses: { 200: one, ...commonErrors },
-      handler: async ({ body, user, req }, res) => {
-        const doc = await contacts.requireByEmail(user.account, body.email);
-        await contacts.addScore(doc, body.score);
-        await sendOne(req, res, await contacts.reload(doc.account, doc._id));
-      },
+      handler: async ({ body, store }) => ({ status: 200, body: shownContactView(await contacts.addScore(store, body.email, body.score)) }),
     }),
     defineRoute({
       method: 'post',
@@ -175,10 +163,7 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       tags: TAGS,
       request: { query: emailQuery, body: xmlRoot(addPropertyInput, 'contactField'), bodyLimit: BODY_LIMITS.properties },
       responses: { 200: one, ...commonErrors },
-      handler: async ({ query, body, user, req }, res) => {
-        const doc = await contacts.requireByEmail(user.account, query.email);
-        await sendOne(req, res, await contacts.upsertProperties(doc.account, doc._id, [body]));
-      },
+      handler: async ({ query, body, store }) => ({ status: 200, body: shownContactView(await contacts.upsertPropertyByEmail(store, query.email, body)) }),
     }),
     defineRoute({
       method: 'post',
@@ -188,11 +173,7 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       tags: TAGS,
       request: { body: changeOwnerForm, bodyTypes: ['form', 'json'], bodyLimit: BODY_LIMITS.fields },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
-      handler: async ({ body, user, req }, res) => {
-        const owner = await accounts.findUser(user.account, body.owner_email);
-        if (!owner) throw validationFailed([{ field: 'owner_email', message: `User with email ${body.owner_email} does not exist` }]);
-        await sendOne(req, res, await contacts.changeOwner(user.account, body.contact_id, owner));
-      },
+      handler: async ({ body, store }) => ({ status: 200, body: shownContactView(await contacts.changeOwner(store, body.contact_id, body.owner_email)) }),
     }),
     defineRoute({
       method: 'put',
@@ -202,33 +183,7 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       tags: TAGS,
       request: { body: editPropertiesInput, bodyLimit: BODY_LIMITS.properties },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
-      handler: async ({ body, user, req }, res) => sendOne(req, res, await contacts.upsertProperties(user.account, body.id, body.properties)),
-    }),
-    defineRoute({
-      method: 'put',
-      path: '/dev/api/contacts/edit/tags',
-      auth: 'basic',
-      summary: 'Add tags to the contact with this id',
-      tags: TAGS,
-      request: { body: editTagsInput, bodyLimit: BODY_LIMITS.fields },
-      responses: { 200: one, 404: notFoundError, ...commonErrors },
-      handler: async ({ body, user, req }, res) => {
-        await contacts.addTags(await contacts.reload(user.account, body.id), body.tags);
-        await sendOne(req, res, await contacts.reload(user.account, body.id));
-      },
-    }),
-    defineRoute({
-      method: 'put',
-      path: '/dev/api/contacts/delete/tags',
-      auth: 'basic',
-      summary: 'Remove tags from the contact with this id',
-      tags: TAGS,
-      request: { body: editTagsInput, bodyLimit: BODY_LIMITS.fields },
-      responses: { 200: one, 404: notFoundError, ...commonErrors },
-      handler: async ({ body, user, req }, res) => {
-        await contacts.removeTags(await contacts.reload(user.account, body.id), body.tags);
-        await sendOne(req, res, await contacts.reload(user.account, body.id));
-      },
+      handler: async ({ body, store }) => ({ status: 200, body: shownContactView(await contacts.upsertProperties(store, body.id, body.properties)) }),
     }),
     defineRoute({
       method: 'put',
@@ -238,7 +193,7 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       tags: TAGS,
       request: { body: leadScoreInput, bodyLimit: BODY_LIMITS.fields },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
-      handler: async ({ body, user, req }, res) => sendOne(req, res, await contacts.setNumber(user.account, body.id, 'lead_score', body.lead_score)),
+      handler: async ({ body, store }) => ({ status: 200, body: shownContactView(await contacts.setNumber(store, body.id, 'lead_score', body.lead_score)) }),
     }),
     defineRoute({
       method: 'put',
@@ -248,7 +203,7 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       tags: TAGS,
       request: { body: starInput, bodyLimit: BODY_LIMITS.fields },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
-      handler: async ({ body, user, req }, res) => sendOne(req, res, await contacts.setNumber(user.account, body.id, 'star_value', body.star_value)),
+      handler: async ({ body, store }) => ({ status: 200, body: shownContactView(await contacts.setNumber(store, body.id, 'star_value', body.star_value)) }),
     }),
     defineRoute({
       method: 'post',
@@ -258,7 +213,7 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       tags: TAGS,
       request: { body: companiesForm, bodyTypes: ['form', 'json'], bodyLimit: BODY_LIMITS.fields },
       responses: { 200: page, 204: noContent, ...commonErrors },
-      handler: async ({ body, user, req }, res) => sendPage(req, res, await contacts.list(user.account, body, { type: 'COMPANY' })),
+      handler: async ({ body, store, media }) => pageOrNoContent(media, await contacts.list(store, body, { type: 'COMPANY' }), CONTACT_PAGE),
     }),
     defineRoute({
       method: 'get',
@@ -268,8 +223,7 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       tags: TAGS,
       request: { params: companyParams, query: listQuery },
       responses: { 200: page, 204: noContent, ...commonErrors },
-      handler: async ({ params, query, user, req }, res) =>
-        sendPage(req, res, await contacts.list(user.account, query, { type: 'PERSON', contact_company_id: params.companyId })),
+      handler: async ({ params, query, store, media }) => pageOrNoContent(media, await contacts.list(store, query, { type: 'PERSON', contact_company_id: params.companyId }), CONTACT_PAGE),
     }),
     defineRoute({
       method: 'get',
@@ -279,10 +233,7 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       tags: TAGS,
       request: { query: searchQuery },
       responses: { 200: page, 204: noContent, ...commonErrors },
-      handler: async ({ query, user, req }, res) => {
-        const { q, type, ...params } = query;
-        sendPage(req, res, await contacts.search(user.account, q, type, params));
-      },
+      handler: async ({ query: { q, type, ...params }, store, media }) => pageOrNoContent(media, await contacts.search(store, q, type, params), CONTACT_PAGE),
     }),
     defineRoute({
       method: 'get',
@@ -292,10 +243,7 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       tags: TAGS,
       request: { params: idParams },
       responses: { 200: one, 204: { description: 'No contact with that id' }, ...commonErrors },
-      handler: async ({ params, user, req }, res) => {
-        const doc = await contacts.get(user.account, params.id);
-        return doc ? sendOne(req, res, doc) : sendNoContent(res);
-      },
+      handler: async ({ params, store }) => oneOrNoContent(await contacts.get(store, params.id)),
     }),
     defineRoute({
       method: 'post',
@@ -305,9 +253,9 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       tags: TAGS,
       request: { body: xmlRoot(contactInput, XML_NAMES.contact.root), bodyLimit: BODY_LIMITS.record },
       responses: { 200: one, ...commonErrors, 406: limitError },
-      handler: async ({ body, user, req }, res) => {
+      handler: async ({ body, user, store }) => {
         if (body.id !== undefined) throw validationFailed([{ field: 'id', message: 'must not be sent when creating; use PUT to update' }]);
-        sendCreated(req, res, await contacts.create(user, body), user);
+        return { status: 200, body: shownContactView(await contacts.create(store, user, body)) };
       },
     }),
     defineRoute({
@@ -318,10 +266,7 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       tags: TAGS,
       request: { body: xmlRoot(contactInput, XML_NAMES.contact.root), bodyLimit: BODY_LIMITS.record },
       responses: { 200: one, 404: notFoundError, ...commonErrors, 406: limitError },
-      handler: async ({ body, user, req }, res) => {
-        if (body.id === undefined) return sendCreated(req, res, await contacts.create(user, body), user);
-        await sendOne(req, res, await contacts.update(user.account, body.id, body));
-      },
+      handler: async ({ body, user, store }) => ({ status: 200, body: shownContactView(await contacts.save(store, user, body)) }),
     }),
     defineRoute({
       method: 'delete',
@@ -331,9 +276,9 @@ export function contactRoutes(contacts: ContactService, accounts: AccountService
       tags: TAGS,
       request: { params: idParams },
       responses: { 204: { description: 'Deleted (or there was no such contact)' }, ...commonErrors },
-      handler: async ({ params, user }, res) => {
-        await contacts.remove(user.account, params.id);
-        sendNoContent(res);
+      handler: async ({ params, store }) => {
+        await contacts.remove(store, params.id);
+        return { status: 204 };
       },
     }),
   ];

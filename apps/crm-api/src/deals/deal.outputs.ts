@@ -1,9 +1,10 @@
+import { xmlRoot } from '@lib/routing';
 import { z } from '@lib/validation';
 import { userOutput } from '../accounts/user.outputs';
 import { contactOutput } from '../contacts/contact.outputs';
 
 /** Response schemas, for the OpenAPI document. */
-export const dealOutput = z.object({
+export const dealOutput = z.strictObject({
   id: z.number().int(),
   name: z.string(),
   description: z.string(),
@@ -17,7 +18,7 @@ export const dealOutput = z.object({
   owner_id: z.string().meta({ description: 'Id of the owning user' }),
   contact_ids: z.array(z.string()),
   contacts: z.array(contactOutput).meta({ description: 'The related contacts, as full contact objects' }),
-  custom_data: z.array(z.object({ name: z.string(), value: z.string() })),
+  custom_data: z.array(z.strictObject({ name: z.string(), value: z.string() })),
   notes: z.array(z.string()).meta({ description: 'Ids of the notes related to the deal, oldest first (read-only; relate notes with deal_ids on the notes calls)' }),
   entity_type: z.literal('deal'),
   track: z.string().optional().meta({ description: 'Name of the track' }),
@@ -30,7 +31,14 @@ export const pagedDealOutput = dealOutput.extend({
 });
 
 export const dealPageOutput = z.array(pagedDealOutput);
-export const byMilestoneOutput = z
-  .record(z.string(), z.array(dealOutput))
-  .meta({ description: 'JSON: every milestone of the track, in track order, with its deals (empty lists included)' });
-export const deletedOutput = z.object({ deleted: z.array(z.number().int()).meta({ description: 'The ids that were deleted' }) });
+/** D8/D9: the same answer in each type's shape (XML element names cannot hold every milestone name). */
+export const byMilestoneOutput = xmlRoot(
+  z.union([
+    z.record(z.string(), z.array(dealOutput)).meta({ description: 'JSON: every milestone of the track, in track order, with its deals (empty lists included)' }),
+    z
+      .strictObject({ milestone: z.array(z.strictObject({ name: z.string(), opportunity: z.array(dealOutput) })) })
+      .meta({ description: 'XML: <milestones><milestone><name>Open</name><opportunity>…</opportunity>…</milestone>…</milestones>' }),
+  ]),
+  'milestones',
+);
+export const deletedOutput = z.strictObject({ deleted: z.array(z.number().int()).meta({ description: 'The ids that were deleted' }) });

@@ -1,10 +1,13 @@
 import { MAX_RELATED_CONTACTS } from '../contacts/contact-links';
 import { CONTACT_WORST_BYTES, relatedContactsBytes } from '../contacts/contact.paging';
 import { readBatchFor, SENT_BYTES_PER_CHAR, STORED_BYTES_PER_CHAR, type ListReading } from '../http/page-budget';
+import type { ListAnswer } from '../http/page-reply';
+import { XML_NAMES } from '../http/xml-names';
 import { MAX_MILESTONE_LENGTH } from '../tracks/milestones';
 import { TRACK_NAME_MAX } from '../tracks/track.schemas';
 import type { DealDoc } from './deal.model';
-import { DEAL_NOTES_SHOWN } from './deal.presenter';
+import { DEAL_NOTES_SHOWN, dealViews, type DealRelated } from './deal.presenter';
+import type { DealView } from './deal.view';
 import { CUSTOM_TEXT_MAX, DEAL_DESCRIPTION_MAX, DEAL_NAME_MAX, MAX_CUSTOM_DATA } from './deal.schemas';
 
 /** The text a deal holds at most: its name, description, custom data and milestone. */
@@ -27,3 +30,6 @@ export const DEAL_READING: ListReading<DealDoc> = {
   readBatch: readBatchFor(OWN_WORST_BYTES.stored),
   loads: (deal) => relatedContactsBytes(deal.contact_ids.length),
 };
+
+/** How a deal list answers its page: each deal shown with its contacts, owners, track name and note ids. */
+export const DEAL_PAGE: ListAnswer<DealDoc, DealRelated, DealView> = { reading: DEAL_READING, view: dealViews, xml: XML_NAMES.deals };

@@ -1,17 +1,14 @@
 import type { PageReader } from '@lib/paging';
-import type { Connection } from 'mongoose';
-import type { CrmPager, Page, SortedPageParams } from '../paging';
-import { accountScope, type Changes, type ScopedFilter } from '../store/account-scope';
-import { dealModel, type DealDoc } from './deal.model';
+import type { Page, PageParams, SortedPageParams } from '../paging';
+import type { AccountScope, Changes, ScopedFilter } from '../store/account-scope';
+import type { DealDoc } from './deal.model';
 import { nowSeconds } from '../input/epoch';
 
-type PageParams = { page_size: number; cursor?: string };
 type Placement = Pick<DealDoc, 'pipeline_id' | 'milestone' | 'owner_id'>;
 
 
 /** The deals of one account. */
-export function dealRepository(connection: Connection, account: number) {
-  const scope = accountScope(dealModel(connection), account);
+export function dealRepository(scope: AccountScope<DealDoc>) {
   return {
     get: scope.get,
     insert: (fields: Omit<DealDoc, '_id' | 'account'>) => scope.insert((id) => ({ _id: id, ...fields })),
@@ -33,17 +30,14 @@ export function dealRepository(connection: Connection, account: number) {
     },
 
     /** D1 and D10 (one track), in the order of `global_sort_key` (on the driver: the filter is a number or nothing). */
-    list: (pager: CrmPager, params: SortedPageParams, pipelineId?: number): Promise<Page<DealDoc>> =>
-      scope.driverSorted(pager, pipelineId === undefined ? {} : { pipeline_id: pipelineId }, params, `deals:${account}:${pipelineId ?? 'all'}`),
+    list: (params: SortedPageParams, pipelineId?: number): Promise<Page<DealDoc>> =>
+      scope.driverSorted(`${pipelineId ?? 'all'}`, pipelineId === undefined ? {} : { pipeline_id: pipelineId }, params),
     /** D8/D9's read: the first `size` deals of a track by creation, straight to the driver (the documents lean() gave), read as the view fills. */
-    inTrack: (pager: CrmPager, pipelineId: number, size: number): PageReader<DealDoc> => scope.driverFirst(pager, { pipeline_id: pipelineId }, size),
-    ofContact: (pager: CrmPager, contactId: number, params: PageParams): Promise<Page<DealDoc>> =>
-      scope.page(pager, { contact_ids: contactId }, params, `deals:${account}:contact:${contactId}`),
-    ofOwner: (pager: CrmPager, ownerId: number, params: PageParams): Promise<Page<DealDoc>> =>
-      scope.page(pager, { owner_id: ownerId }, params, `deals:${account}:owner:${ownerId}`),
+    inTrack: (pipelineId: number, size: number): PageReader<DealDoc> => scope.driverFirst({ pipeline_id: pipelineId }, size),
+    ofContact: (contactId: number, params: PageParams): Promise<Page<DealDoc>> => scope.page(`contact:${contactId}`, { contact_ids: contactId }, params),
+    ofOwner: (ownerId: number, params: PageParams): Promise<Page<DealDoc>> => scope.page(`owner:${ownerId}`, { owner_id: ownerId }, params),
     /** A dynamic filter's page; its cursor is bound to `key`, the filter as sent. */
-    filtered: (pager: CrmPager, filter: ScopedFilter, params: SortedPageParams, key: string): Promise<Page<DealDoc>> =>
-      scope.sorted(pager, filter, params, `filter:${account}:${key}`),
+    filtered: (filter: ScopedFilter, params: SortedPageParams, key: string): Promise<Page<DealDoc>> => scope.sorted(`filter:${key}`, filter, params),
 
     /** Whether every id names a deal. */
     allExist: async (ids: number[]) => (await scope.count({ _id: { $in: ids } })) === ids.length,

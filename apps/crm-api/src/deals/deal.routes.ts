@@ -1,58 +1,33 @@
 import { XML_NAMES } from '../http/xml-names';
 import { validationFailed } from '@lib/errors';
-import { negotiate, sendText } from '@lib/http';
 import { xmlRoot, xmlList, type AnyRoute } from '@lib/routing';
 import { defineRoute } from '../define-route';
-import type { Request, Response } from 'express';
 import { isEmail } from '../contacts/contact-rules';
-import type { ContactService } from '../contacts/contact.service';
 import { commonErrors, notFoundError } from '../http/errors.outputs';
-import type { Page } from '../paging';
-import { reply, sendNoContent } from '../http/reply';
-import { sendPage as sendListPage } from '../http/send-page';
-import { DEAL_READING } from './deal.paging';
-import type { TrackDoc } from '../tracks/track.model';
-import type { TrackService } from '../tracks/track.service';
-import type { DealDoc } from './deal.model';
+import { pageReply } from '../http/page-reply';
+import { DEAL_PAGE } from './deal.paging';
 import { byMilestoneOutput, dealOutput, dealPageOutput, deletedOutput } from './deal.outputs';
-import type { DealPresenter } from './deal.presenter';
+import { shownDealView } from './deal.presenter';
 import { basedQuery, bulkInput, byPipelineQuery, contactDealsParams, dealInput, dealParams, dealPatch, emailParams, listQuery, wholeListQuery } from './deal.schemas';
 import type { DealService } from './deal.service';
-import { MILESTONE_VIEW_MAX_DEALS, milestoneView, TRUNCATED_HEADER } from './milestone-view';
+import { milestoneReply } from './milestone-view';
 import { BODY_LIMITS } from '../http/body-limits';
 
 const TAGS = ['deals'];
 const BASE = '/dev/api/opportunity';
-const LIST_XML = XML_NAMES.deals;
 const one = { description: 'The deal', schema: xmlRoot(dealOutput, XML_NAMES.deal.root) };
-const page = { description: 'A page of deals, oldest first: count on the first, cursor on the last when more follow', schema: xmlList(dealPageOutput.element, LIST_XML) };
+const page = { description: 'A page of deals, oldest first: count on the first, cursor on the last when more follow', schema: xmlList(dealPageOutput.element, XML_NAMES.deals) };
 const byMilestone = {
   description: 'Every milestone of the track in track order with its deals, oldest first. XML: <milestones><milestone><name>Open</name><opportunity>…</opportunity>…</milestone>…',
   schema: byMilestoneOutput,
 };
-const deleted = { description: 'The ids that were deleted (ids of no deal of the account are ignored)', schema: deletedOutput };
+const deleted = { description: 'The ids that were deleted (ids of no deal of the account are ignored)', schema: xmlRoot(deletedOutput, XML_NAMES.result.root) };
 
-export function dealRoutes(deals: DealService, tracks: TrackService, contacts: ContactService, present: DealPresenter): AnyRoute[] {
-  async function sendOne(req: Request, res: Response, doc: DealDoc) {
-    reply(req, res, await present.one(doc), XML_NAMES.deal);
-  }
+function assertNoId(id: number | undefined) {
+  if (id !== undefined) throw validationFailed([{ field: 'id', message: 'must not be sent when creating a deal for a contact' }]);
+}
 
-  function sendPage(req: Request, res: Response, result: Page<DealDoc>) {
-    return sendListPage(req, res, result, { reading: DEAL_READING, present: present.many, xml: LIST_XML });
-  }
-
-  /** D8/D9: keyed by milestone in track order (XML element names cannot hold every milestone name, so XML lists them). */
-  async function sendByMilestone(req: Request, res: Response, track: TrackDoc) {
-    const kind = negotiate(req);
-    const view = await milestoneView(deals.inTrack(track.account, track._id, MILESTONE_VIEW_MAX_DEALS), present.many, kind, track.milestones);
-    if (view.truncated) res.setHeader(TRUNCATED_HEADER, 'true');
-    sendText(res, 200, kind, view.text);
-  }
-
-  function assertNoId(id: number | undefined) {
-    if (id !== undefined) throw validationFailed([{ field: 'id', message: 'must not be sent when creating a deal for a contact' }]);
-  }
-
+export function dealRoutes(deals: DealService): AnyRoute[] {
   return [
     defineRoute({
       method: 'get',
@@ -62,7 +37,7 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
       tags: TAGS,
       request: { query: listQuery },
       responses: { 200: page, ...commonErrors },
-      handler: async ({ query, user, req }, res) => sendPage(req, res, await deals.list(user.account, query)),
+      handler: async ({ query, store, media }) => pageReply(media, await deals.list(store, query), DEAL_PAGE),
     }),
     defineRoute({
       method: 'get',
@@ -72,7 +47,7 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
       tags: TAGS,
       heavy: true,
       responses: { 200: byMilestone, 401: commonErrors[401] },
-      handler: async ({ user, req }, res) => sendByMilestone(req, res, await tracks.defaultTrack(user.account)),
+      handler: async ({ store, media }) => milestoneReply(media, await deals.byDefaultMilestone(store)),
     }),
     defineRoute({
       method: 'get',
@@ -83,7 +58,7 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
       heavy: true,
       request: { query: byPipelineQuery },
       responses: { 200: byMilestone, ...commonErrors },
-      handler: async ({ query, user, req }, res) => sendByMilestone(req, res, await tracks.resolve(user.account, query.pipeline_id)),
+      handler: async ({ query, store, media }) => milestoneReply(media, await deals.byMilestone(store, query.pipeline_id)),
     }),
     defineRoute({
       method: 'get',
@@ -93,11 +68,7 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
       tags: TAGS,
       request: { query: basedQuery },
       responses: { 200: page, ...commonErrors },
-      handler: async ({ query, user, req }, res) => {
-        const { pipeline_id, ...params } = query;
-        const track = pipeline_id === 1 ? undefined : await tracks.resolve(user.account, pipeline_id);
-        sendPage(req, res, await deals.list(user.account, params, track?._id));
-      },
+      handler: async ({ query: { pipeline_id, ...params }, store, media }) => pageReply(media, await deals.ofTrack(store, pipeline_id, params), DEAL_PAGE),
     }),
     defineRoute({
       method: 'get',
@@ -107,7 +78,7 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
       tags: TAGS,
       responses: { 200: page, ...commonErrors },
       request: { query: wholeListQuery },
-      handler: async ({ query, user, req }, res) => sendPage(req, res, await deals.ofOwner(user.account, user._id, query)),
+      handler: async ({ query, user, store, media }) => pageReply(media, await deals.ofOwner(store, user._id, query), DEAL_PAGE),
     }),
     defineRoute({
       method: 'get',
@@ -118,7 +89,7 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
       tags: TAGS,
       request: { params: contactDealsParams, query: wholeListQuery },
       responses: { 200: page, ...commonErrors },
-      handler: async ({ params, query, user, req }, res) => sendPage(req, res, await deals.ofContact(user.account, params.id, query)),
+      handler: async ({ params, query, store, media }) => pageReply(media, await deals.ofContact(store, params.id, query), DEAL_PAGE),
     }),
     defineRoute({
       method: 'post',
@@ -129,7 +100,7 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
       tags: TAGS,
       request: { body: bulkInput, bodyTypes: ['json', 'form'], bodyLimit: BODY_LIMITS.ids },
       responses: { 200: deleted, ...commonErrors },
-      handler: async ({ body, user, req }, res) => reply(req, res, { deleted: await deals.removeMany(user.account, body.ids) }, XML_NAMES.result),
+      handler: async ({ body, store }) => ({ status: 200, body: { deleted: await deals.removeMany(store, body.ids) } }),
     }),
     defineRoute({
       method: 'put',
@@ -139,7 +110,7 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
       tags: TAGS,
       request: { body: dealPatch, bodyLimit: BODY_LIMITS.records },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
-      handler: async ({ body, user, req }, res) => sendOne(req, res, await deals.patch(user.account, body)),
+      handler: async ({ body, store }) => ({ status: 200, body: shownDealView(await deals.patch(store, body)) }),
     }),
     defineRoute({
       method: 'post',
@@ -150,11 +121,10 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
       tags: TAGS,
       request: { params: emailParams, body: dealInput, bodyLimit: BODY_LIMITS.records },
       responses: { 200: one, ...commonErrors },
-      handler: async ({ params, body, user, req }, res) => {
+      handler: async ({ params, body, store }) => {
         assertNoId(body.id);
         if (!isEmail(params.email)) throw validationFailed([{ field: 'email', message: `${params.email} is not a valid email address` }]);
-        const contact = await contacts.requireByEmail(user.account, params.email);
-        await sendOne(req, res, await deals.create(user.account, body, [contact._id]));
+        return { status: 200, body: shownDealView(await deals.createForEmail(store, params.email, body)) };
       },
     }),
     defineRoute({
@@ -165,9 +135,9 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
       tags: TAGS,
       request: { params: dealParams },
       responses: { 200: one, 204: { description: 'No deal with that id' }, ...commonErrors },
-      handler: async ({ params, user, req }, res) => {
-        const doc = await deals.get(user.account, params.id);
-        return doc ? sendOne(req, res, doc) : sendNoContent(res);
+      handler: async ({ params, store }) => {
+        const found = await deals.get(store, params.id);
+        return found ? { status: 200, body: shownDealView(found) } : { status: 204 };
       },
     }),
     defineRoute({
@@ -178,10 +148,7 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
       tags: TAGS,
       request: { body: dealInput, bodyLimit: BODY_LIMITS.records },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
-      handler: async ({ body, user, req }, res) => {
-        const doc = body.id === undefined ? await deals.create(user.account, body) : await deals.replace(user.account, body.id, body);
-        await sendOne(req, res, doc);
-      },
+      handler: async ({ body, store }) => ({ status: 200, body: shownDealView(await deals.save(store, body)) }),
     }),
     defineRoute({
       method: 'put',
@@ -192,9 +159,9 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
       tags: TAGS,
       request: { body: dealInput, bodyLimit: BODY_LIMITS.records },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
-      handler: async ({ body, user, req }, res) => {
+      handler: async ({ body, store }) => {
         if (body.id === undefined) throw validationFailed([{ field: 'id', message: 'is required (POST creates a deal)' }]);
-        await sendOne(req, res, await deals.replace(user.account, body.id, body));
+        return { status: 200, body: shownDealView(await deals.replace(store, body.id, body)) };
       },
     }),
     defineRoute({
@@ -205,7 +172,7 @@ export function dealRoutes(deals: DealService, tracks: TrackService, contacts: C
       tags: TAGS,
       request: { params: dealParams },
       responses: { 200: deleted, ...commonErrors },
-      handler: async ({ params, user, req }, res) => reply(req, res, { deleted: await deals.remove(user.account, params.id) }, XML_NAMES.result),
+      handler: async ({ params, store }) => ({ status: 200, body: { deleted: await deals.remove(store, params.id) } }),
     }),
   ];
 }

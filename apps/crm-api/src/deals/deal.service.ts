@@ -1,17 +1,16 @@
 import { HttpError, conflict, validationFailed, type FieldIssue } from '@lib/errors';
 import { retryWhileRaced } from '@lib/mongo';
-import type { UserRepository } from '../accounts/user.repository';
-import type { ContactRepository } from '../contacts/contact.repository';
-import type { NoteRepository } from '../notes/note.repository';
-import type { CrmPager, Page, SortedPageParams } from '../paging';
-import type { ForAccount } from '../store/account-scope';
+import type { PageReader } from '@lib/paging';
+import type { ContactService } from '../contacts/contact.service';
+import type { Page, PageParams, Shown, ShownPage, SortedPageParams } from '../paging';
+import type { AccountStore } from '../store/crm-store';
 import type { TrackService } from '../tracks/track.service';
+import { dealRelations } from './deal-relations';
 import type { DealDoc } from './deal.model';
-import type { DealRepository } from './deal.repository';
+import type { DealRelated } from './deal.presenter';
 import type { DealInput, DealPatch } from './deal.schemas';
+import { MILESTONE_VIEW_MAX_DEALS } from './milestone-view';
 import { nowSeconds } from '../input/epoch';
-
-/** Partial updates that move a deal are compare-and-set on its placement; retried this often. */
 
 export const dealNotFound = (id: number) => new HttpError(404, 'deal_not_found', `No deal with id ${id}`);
 
@@ -47,42 +46,45 @@ function isMilestoneOf(milestones: string[], name: string): boolean {
   return milestones.some((milestone) => milestone.toLowerCase() === lower);
 }
 
-export interface DealServiceDeps {
-  deals: ForAccount<DealRepository>;
-  /** A deal's contacts and owner must exist; a deleted deal leaves the notes. */
-  contacts: ForAccount<ContactRepository>;
-  users: ForAccount<UserRepository>;
-  notes: ForAccount<NoteRepository>;
-  tracks: TrackService;
-  pager: CrmPager;
+/** A deal as answered: with its contacts, owners, track name and note ids. */
+export type ShownDeal = Shown<DealDoc, DealRelated>;
+/** A page of deals, read with what they are shown with. */
+export type DealPage = ShownPage<DealDoc, DealRelated>;
+/** D8/D9: a track's milestones and its first deals, read as the view fills. */
+export interface DealsByMilestone {
+  milestones: string[];
+  deals: { page: PageReader<DealDoc>; related(records: DealDoc[]): Promise<DealRelated> };
 }
 
-export function dealService(deps: DealServiceDeps) {
-  const { deals } = deps;
+/** Use cases on the deals of one account: every call takes the account's store. */
+export function dealService(deps: { tracks: TrackService; contacts: ContactService }) {
+  const shown = async (store: AccountStore, deal: DealDoc): Promise<ShownDeal> => ({ item: deal, related: await dealRelations(store, [deal]) });
+  const related = (store: AccountStore) => (records: DealDoc[]) => dealRelations(store, records);
+  const shownPage = (store: AccountStore, page: Page<DealDoc>): DealPage => ({ page, related: related(store) });
 
   /** What is wrong with the references of a deal: its track and milestone, its owner, its contacts. */
-  async function refIssues(account: number, refs: Refs): Promise<FieldIssue[]> {
+  async function refIssues(store: AccountStore, refs: Refs): Promise<FieldIssue[]> {
     const issues: FieldIssue[] = [];
     if (refs.pipeline_id !== undefined && refs.milestone !== undefined) {
-      const track = await deps.tracks.find(account, refs.pipeline_id);
+      const track = await store.tracks.get(refs.pipeline_id);
       if (!track) issues.push({ field: 'pipeline_id', message: `names no track of this account (${refs.pipeline_id})` });
       else if (!isMilestoneOf(track.milestones, refs.milestone)) {
         issues.push({ field: 'milestone', message: `"${refs.milestone}" is not a milestone of the track ${track.name}; use one of: ${track.milestones.join(', ')}` });
       }
     }
-    if (refs.owner_id !== undefined && !(await deps.users(account).exists(refs.owner_id))) {
+    if (refs.owner_id !== undefined && !(await store.users.exists(refs.owner_id))) {
       issues.push({ field: 'owner_id', message: `names no user of this account (${refs.owner_id})` });
     }
     if (refs.contact_ids?.length) {
-      const found = await deps.contacts(account).existingIds(refs.contact_ids);
+      const found = await store.contacts.existingIds(refs.contact_ids);
       const missing = refs.contact_ids.filter((id) => !found.has(id));
       if (missing.length) issues.push({ field: 'contact_ids', message: `name no contact of this account: ${missing.join(', ')}` });
     }
     return issues;
   }
 
-  async function assertRefs(account: number, refs: Refs): Promise<void> {
-    const issues = await refIssues(account, refs);
+  async function assertRefs(store: AccountStore, refs: Refs): Promise<void> {
+    const issues = await refIssues(store, refs);
     if (issues.length) throw validationFailed(issues);
   }
 
@@ -91,115 +93,150 @@ export function dealService(deps: DealServiceDeps) {
    * between would be left dangling. Contacts deleted meanwhile are pulled (as their delete would
    * have done); a placement or owner that no longer exists undoes the write and answers 400.
    */
-  async function settle(account: number, written: DealDoc, undo: () => Promise<unknown>): Promise<DealDoc> {
+  async function settle(store: AccountStore, written: DealDoc, undo: () => Promise<unknown>): Promise<DealDoc> {
     const id = written._id;
     let doc = written;
-    const issues = await refIssues(account, { pipeline_id: doc.pipeline_id, milestone: doc.milestone, owner_id: doc.owner_id, contact_ids: doc.contact_ids });
+    const issues = await refIssues(store, { pipeline_id: doc.pipeline_id, milestone: doc.milestone, owner_id: doc.owner_id, contact_ids: doc.contact_ids });
     const gone = issues.filter((issue) => issue.field !== 'contact_ids');
     if (gone.length) {
       await undo();
       throw validationFailed(gone.map((issue) => ({ ...issue, message: `${issue.message} (changed while the deal was being saved)` })));
     }
     if (issues.length) {
-      const found = await deps.contacts(account).existingIds(doc.contact_ids);
+      const found = await store.contacts.existingIds(doc.contact_ids);
       const missing = doc.contact_ids.filter((c) => !found.has(c));
-      await deals(account).removeContacts(missing, id);
-      doc = (await deals(account).get(id)) ?? doc;
+      await store.deals.removeContacts(missing, id);
+      doc = (await store.deals.get(id)) ?? doc;
     }
     return doc;
   }
 
   /** Puts back the placement and owner a write replaced, unless another write changed them since. */
-  const restore = (account: number, id: number, before: DealDoc, written: Refs) => () =>
-    deals(account).restorePlacement(
+  const restore = (store: AccountStore, id: number, before: DealDoc, written: Refs) => () =>
+    store.deals.restorePlacement(
       id,
       { pipeline_id: written.pipeline_id ?? before.pipeline_id, milestone: written.milestone ?? before.milestone, owner_id: written.owner_id ?? before.owner_id },
       before,
     );
 
-  async function requireDeal(account: number, id: number): Promise<DealDoc> {
-    const doc = await deals(account).get(id);
+  async function requireDeal(store: AccountStore, id: number): Promise<DealDoc> {
+    const doc = await store.deals.get(id);
     if (!doc) throw dealNotFound(id);
     return doc;
   }
 
+  /** D3 without id, D5 (with the contact added to `contact_ids`). */
+  async function create(store: AccountStore, input: DealInput, extraContacts: number[] = []): Promise<DealDoc> {
+    const state = stateOf(input);
+    state.contact_ids = unique([...state.contact_ids, ...extraContacts]);
+    await assertRefs(store, state);
+    const now = nowSeconds();
+    const created = await store.deals.insert({ ...state, created_time: now, updated_time: now });
+    return settle(store, created, () => store.deals.remove(created._id));
+  }
+
+  /** D4 and D3 with an id: the body is the whole deal; optional fields not sent take their defaults. */
+  async function replace(store: AccountStore, id: number, input: DealInput): Promise<DealDoc> {
+    await requireDeal(store, id);
+    const state = stateOf(input);
+    await assertRefs(store, state);
+    const before = await store.deals.setIf(id, {}, state);
+    if (!before) throw dealNotFound(id);
+    return settle(store, await requireDeal(store, id), restore(store, id, before, state));
+  }
+
+  /**
+   * partial-update: only the sent fields change, each with one `$set`, so concurrent updates of
+   * different fields lose nothing. A new track or milestone is checked against the other one as
+   * stored, and written only if that one is still the same (else re-read and retried).
+   */
+  async function patch(store: AccountStore, input: DealPatch): Promise<DealDoc> {
+    const { id } = input;
+    const changes: Partial<DealState> = {};
+    for (const key of ['name', 'description', 'expected_value', 'pipeline_id', 'milestone', 'probability', 'close_date', 'owner_id', 'custom_data'] as const) {
+      if (input[key] !== undefined) (changes as Record<string, unknown>)[key] = input[key];
+    }
+    if (input.contact_ids !== undefined) changes.contact_ids = unique(input.contact_ids);
+    const moves = changes.pipeline_id !== undefined || changes.milestone !== undefined;
+    return retryWhileRaced(
+      async () => {
+        const current = await requireDeal(store, id);
+        const placement = { pipeline_id: changes.pipeline_id ?? current.pipeline_id, milestone: changes.milestone ?? current.milestone };
+        await assertRefs(store, { ...(moves && placement), owner_id: changes.owner_id, contact_ids: changes.contact_ids });
+        const guard = moves ? { pipeline_id: current.pipeline_id, milestone: current.milestone } : {};
+        const before = await store.deals.setIf(id, guard, changes);
+        return before ? settle(store, await requireDeal(store, id), restore(store, id, before, changes)) : undefined;
+      },
+      () => conflict(`Deal ${id} was moved by other requests meanwhile; try again`),
+    );
+  }
+
+  /** D8/D9's read: the track's first MILESTONE_VIEW_MAX_DEALS deals, oldest first, read as the view fills. */
+  const byMilestone = (store: AccountStore, track: { _id: number; milestones: string[] }): DealsByMilestone => ({
+    milestones: track.milestones,
+    deals: { page: store.deals.inTrack(track._id, MILESTONE_VIEW_MAX_DEALS), related: related(store) },
+  });
+
   return {
-    get: (account: number, id: number) => deals(account).get(id),
+    /** D2; null when the account has no such deal. */
+    async get(store: AccountStore, id: number): Promise<ShownDeal | null> {
+      const deal = await store.deals.get(id);
+      return deal && shown(store, deal);
+    },
 
-    /** D1, and D10 with a track filter. */
-    list: (account: number, params: SortedPageParams, pipelineId?: number): Promise<Page<DealDoc>> =>
-      deals(account).list(deps.pager, params, pipelineId),
+    /** D1. */
+    list: async (store: AccountStore, params: SortedPageParams): Promise<DealPage> => shownPage(store, await store.deals.list(params)),
 
-    /** D8/D9's read: a track's first `size` deals, oldest first, read as the view fills. */
-    inTrack: (account: number, pipelineId: number, size: number) => deals(account).inTrack(deps.pager, pipelineId, size),
+    /** D10: the deals of a track (`pipeline_id` 0: the Default track; 1: all tracks). */
+    async ofTrack(store: AccountStore, pipelineId: number, params: SortedPageParams): Promise<DealPage> {
+      const track = pipelineId === 1 ? undefined : await deps.tracks.resolve(store, pipelineId);
+      return shownPage(store, await store.deals.list(params, track?._id));
+    },
+
+    /** D8: the Default track's deals by milestone. */
+    byDefaultMilestone: async (store: AccountStore) => byMilestone(store, await deps.tracks.defaultTrack(store)),
+
+    /** D9: a track's deals by milestone (`pipeline_id` 0: the Default track). */
+    byMilestone: async (store: AccountStore, pipelineId: number) => byMilestone(store, await deps.tracks.resolve(store, pipelineId)),
 
     /** D11, paged (a contact may be in any number of deals). */
-    ofContact: (account: number, contactId: number, params: { page_size: number; cursor?: string }): Promise<Page<DealDoc>> =>
-      deals(account).ofContact(deps.pager, contactId, params),
+    ofContact: async (store: AccountStore, contactId: number, params: PageParams): Promise<DealPage> => shownPage(store, await store.deals.ofContact(contactId, params)),
 
     /** D12, paged. */
-    ofOwner: (account: number, ownerId: number, params: { page_size: number; cursor?: string }): Promise<Page<DealDoc>> =>
-      deals(account).ofOwner(deps.pager, ownerId, params),
+    ofOwner: async (store: AccountStore, ownerId: number, params: PageParams): Promise<DealPage> => shownPage(store, await store.deals.ofOwner(ownerId, params)),
 
-    /** D3 without id, D5 (with the contact added to `contact_ids`). */
-    async create(account: number, input: DealInput, extraContacts: number[] = []): Promise<DealDoc> {
-      const state = stateOf(input);
-      state.contact_ids = unique([...state.contact_ids, ...extraContacts]);
-      await assertRefs(account, state);
-      const now = nowSeconds();
-      const created = await deals(account).insert({ ...state, created_time: now, updated_time: now });
-      return settle(account, created, () => deals(account).remove(created._id));
+    /** D3: a new deal, or with the id of a deal of the account that deal replaced (as D4). */
+    save: async (store: AccountStore, input: DealInput): Promise<ShownDeal> =>
+      shown(store, input.id === undefined ? await create(store, input) : await replace(store, input.id, input)),
+
+    /** D4. */
+    replace: async (store: AccountStore, id: number, input: DealInput): Promise<ShownDeal> => shown(store, await replace(store, id, input)),
+
+    /** D5: a new deal related to the contact with this email (400 and nothing created when none has it). */
+    async createForEmail(store: AccountStore, email: string, input: DealInput): Promise<ShownDeal> {
+      const contact = await deps.contacts.requireByEmail(store, email);
+      return shown(store, await create(store, input, [contact._id]));
     },
 
-    /** D4 and D3 with an id: the body is the whole deal; optional fields not sent take their defaults. */
-    async replace(account: number, id: number, input: DealInput): Promise<DealDoc> {
-      await requireDeal(account, id);
-      const state = stateOf(input);
-      await assertRefs(account, state);
-      const before = await deals(account).setIf(id, {}, state);
-      if (!before) throw dealNotFound(id);
-      return settle(account, await requireDeal(account, id), restore(account, id, before, state));
-    },
-
-    /**
-     * partial-update: only the sent fields change, each with one `$set`, so concurrent updates of
-     * different fields lose nothing. A new track or milestone is checked against the other one as
-     * stored, and written only if that one is still the same (else re-read and retried).
-     */
-    async patch(account: number, input: DealPatch): Promise<DealDoc> {
-      const { id } = input;
-      const changes: Partial<DealState> = {};
-      for (const key of ['name', 'description', 'expected_value', 'pipeline_id', 'milestone', 'probability', 'close_date', 'owner_id', 'custom_data'] as const) {
-        if (input[key] !== undefined) (changes as Record<string, unknown>)[key] = input[key];
-      }
-      if (input.contact_ids !== undefined) changes.contact_ids = unique(input.contact_ids);
-      const moves = changes.pipeline_id !== undefined || changes.milestone !== undefined;
-      return retryWhileRaced(
-        async () => {
-          const current = await requireDeal(account, id);
-          const placement = { pipeline_id: changes.pipeline_id ?? current.pipeline_id, milestone: changes.milestone ?? current.milestone };
-          await assertRefs(account, { ...(moves && placement), owner_id: changes.owner_id, contact_ids: changes.contact_ids });
-          const guard = moves ? { pipeline_id: current.pipeline_id, milestone: current.milestone } : {};
-          const before = await deals(account).setIf(id, guard, changes);
-          return before ? settle(account, await requireDeal(account, id), restore(account, id, before, changes)) : undefined;
-        },
-        () => conflict(`Deal ${id} was moved by other requests meanwhile; try again`),
-      );
-    },
+    /** partial-update. */
+    patch: async (store: AccountStore, input: DealPatch): Promise<ShownDeal> => shown(store, await patch(store, input)),
 
     /** D6. */
-    async remove(account: number, id: number): Promise<number[]> {
-      if (!(await deals(account).remove(id))) return [];
-      await deps.notes(account).removeDeals([id]);
+    async remove(store: AccountStore, id: number): Promise<number[]> {
+      if (!(await store.deals.remove(id))) return [];
+      await store.notes.removeDeals([id]);
       return [id];
     },
 
     /** D7: deletes every listed deal of the account, ignoring other ids; answers the deleted ids. */
-    async removeMany(account: number, ids: number[]): Promise<number[]> {
-      const found = await deals(account).removeMany(unique(ids));
-      if (found.length) await deps.notes(account).removeDeals(found);
+    async removeMany(store: AccountStore, ids: number[]): Promise<number[]> {
+      const found = await store.deals.removeMany(unique(ids));
+      if (found.length) await store.notes.removeDeals(found);
       return found;
     },
+
+    /** A dynamic filter's page of deals (filters/filter.service.ts), shown with what deals are shown with. */
+    shownPage,
   };
 }
 

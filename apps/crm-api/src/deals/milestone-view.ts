@@ -4,6 +4,7 @@ import { PAGE_BUDGET_BYTES, PRESENTED_AT_ONCE_BYTES } from '../http/page-budget'
 import { XML_NAMES } from '../http/xml-names';
 import type { DealDoc } from './deal.model';
 import { DEAL_READING } from './deal.paging';
+import { dealViews, type DealRelated } from './deal.presenter';
 import type { DealView } from './deal.view';
 
 /**
@@ -14,9 +15,17 @@ import type { DealView } from './deal.view';
 export const MILESTONE_VIEW_MAX_DEALS = 1000;
 export const TRUNCATED_HEADER = 'X-Truncated';
 
+/**
+ * The body of the answer: JSON keyed by milestone, in track order; XML as a list of milestones
+ * each with its name and deals (XML element names cannot hold every milestone name).
+ */
+export type MilestonesBody = Record<string, DealView[]> | { milestone: Array<{ name: string; opportunity: DealView[] }> };
+
 export interface MilestoneView {
   /** The whole answer, JSON or XML. */
   text: string;
+  /** The answer as an object: what `text` is written from (the response check compares them). */
+  body: MilestonesBody;
   /** More deals are in the track than the view shows. */
   truncated: boolean;
 }
@@ -47,7 +56,7 @@ export async function milestoneView(
   milestones: readonly string[],
 ): Promise<MilestoneView> {
   const list = listText(kind, XML_NAMES.deals);
-  const milestoneOf: string[] = [];
+  const views: DealView[] = [];
   const filled = await fillPage(deals, {
     size: deals.size,
     bytes: PAGE_BUDGET_BYTES - Buffer.byteLength(milestonesText(kind, milestones, () => [])),
@@ -57,11 +66,19 @@ export async function milestoneView(
     loads: DEAL_READING.loads,
     loadsAtOnce: PRESENTED_AT_ONCE_BYTES,
     present,
-    write: (view, index) => {
-      milestoneOf[index] = view.milestone;
-      return list.item(view);
-    },
+    write: (view, index) => list.item((views[index] = view)),
   });
-  const text = milestonesText(kind, milestones, (name) => filled.texts.filter((_, i) => milestoneOf[i] === name));
-  return { text, truncated: filled.more };
+  views.length = filled.texts.length; // the deal written past the budget is not shown
+  const shownIn = (name: string) => views.filter((view) => view.milestone === name);
+  const text = milestonesText(kind, milestones, (name) => filled.texts.filter((_, i) => views[i].milestone === name));
+  const body: MilestonesBody =
+    kind === 'json' ? Object.fromEntries(milestones.map((name) => [name, shownIn(name)])) : { milestone: milestones.map((name) => ({ name, opportunity: shownIn(name) })) };
+  return { text, body, truncated: filled.more };
+}
+
+/** D8/D9's answer: the view of a track's deals by milestone, and `X-Truncated: true` when the track holds more. */
+export async function milestoneReply(media: MediaKind, track: { milestones: string[]; deals: { page: PageReader<DealDoc>; related(records: DealDoc[]): Promise<DealRelated> } }) {
+  const present = async (records: DealDoc[]) => dealViews(records, await track.deals.related(records));
+  const view = await milestoneView(track.deals.page, present, media, track.milestones);
+  return { status: 200 as const, body: view.body, text: view.text, ...(view.truncated && { headers: { [TRUNCATED_HEADER]: 'true' } }) };
 }

@@ -1,36 +1,27 @@
 import { HttpError } from '@lib/errors';
-import type { Connection } from 'mongoose';
-import { accountRepository } from '../accounts/account.repository';
-import { credentialCache } from '../accounts/credential-cache';
 import type { DomainUserDoc } from '../accounts/domain-user.model';
-import { contactRepository } from '../contacts/contact.repository';
-import { dealRepository } from '../deals/deal.repository';
-import { noteRepository } from '../notes/note.repository';
-import { taskRepository } from '../tasks/task.repository';
+import type { AccountStore } from '../store/crm-store';
+import type { CrossTenant } from '../store/cross-tenant';
 
-/** The records a user can own, counted per user; a user who owns any cannot be deleted. */
-function ownedRecords(connection: Connection) {
-  return [
-    { what: 'contacts', count: (user: DomainUserDoc) => contactRepository(connection, user.account).countOwnedBy(user._id) },
-    { what: 'deals', count: (user: DomainUserDoc) => dealRepository(connection, user.account).countOwnedBy(user._id) },
-    { what: 'tasks', count: (user: DomainUserDoc) => taskRepository(connection, user.account).countOwnedBy(user._id) },
-    { what: 'notes', count: (user: DomainUserDoc) => noteRepository(connection, user.account).countOwnedBy(user._id) },
-  ];
-}
+/** The records a user can own, counted per user in the user's account; a user who owns any cannot be deleted. */
+const OWNED_RECORDS: Array<{ what: string; count: (store: AccountStore, owner: number) => Promise<number> }> = [
+  { what: 'contacts', count: (store, owner) => store.contacts.countOwnedBy(owner) },
+  { what: 'deals', count: (store, owner) => store.deals.countOwnedBy(owner) },
+  { what: 'tasks', count: (store, owner) => store.tasks.countOwnedBy(owner) },
+  { what: 'notes', count: (store, owner) => store.notes.countOwnedBy(owner) },
+];
 
 /**
  * Deleting a user is refused while the user owns records: an owner that no longer exists would be a
  * dangling id. Give the records to another user first (C12 change-owner for contacts, the deal
  * partial-update with `owner_id` for deals, the task partial-update with `owner_id` for tasks, PUT /dev/api/notes with `owner_id`
- * for notes), then delete.
+ * for notes), then delete. The user is named by email, across accounts: the cross-tenant module finds
+ * it and opens its account's store.
  */
-export function userRemoval(connection: Connection) {
-  const directory = accountRepository(connection);
-  const records = ownedRecords(connection);
-  const credentials = credentialCache(connection);
-
+export function userRemoval(directory: CrossTenant) {
   async function owned(user: DomainUserDoc): Promise<string[]> {
-    const counts = await Promise.all(records.map(async ({ what, count }) => ({ what, n: await count(user) })));
+    const store = directory.storeOfUser(user);
+    const counts = await Promise.all(OWNED_RECORDS.map(async ({ what, count }) => ({ what, n: await count(store, user._id) })));
     return counts.filter(({ n }) => n > 0).map(({ what, n }) => `${n} ${what}`);
   }
 
@@ -44,8 +35,8 @@ export function userRemoval(connection: Connection) {
       if (user.is_account_owner) throw new HttpError(409, 'account_owner', `${email} owns the account and cannot be deleted`);
       const before = await owned(user);
       if (before.length) throw refused(user, before);
-      await directory.deleteUser(user._id);
-      await credentials.revoke(user.email);
+      await directory.deleteUser(user);
+      await directory.credentials.revoke(user.email);
       // a record given to the user while it was being deleted: put the user back
       const after = await owned(user);
       if (after.length) {

@@ -3,7 +3,7 @@ import { contactOutput } from '../contacts/contact.outputs';
 import { EVENT_COLORS } from './event.model';
 
 /** Response schemas, for the OpenAPI document. */
-export const eventOutput = z.object({
+export const eventOutput = z.strictObject({
   id: z.number().int(),
   title: z.string(),
   start: z.number().int().meta({ description: 'epoch seconds' }),

@@ -3,18 +3,14 @@ import { validationFailed } from '@lib/errors';
 import { xmlRoot, xmlList, type AnyRoute } from '@lib/routing';
 import { defineRoute } from '../define-route';
 import { BODY_LIMITS } from '../http/body-limits';
-import type { Request, Response } from 'express';
-import { contactsOf, sentContactIds, type ContactLinks } from '../contacts/contact-links';
+import { sentContactIds } from '../contacts/contact-links';
 import { commonErrors, notFoundError } from '../http/errors.outputs';
-import type { Page } from '../paging';
-import { reply, sendNoContent } from '../http/reply';
-import { sendPage } from '../http/send-page';
-import { EVENT_READING } from './event.paging';
-import type { EventDoc } from './event.model';
+import { pageReply } from '../http/page-reply';
+import { EVENT_PAGE } from './event.paging';
 import { eventListOutput, eventOutput } from './event.outputs';
 import { contactEventsParams, eventInput, eventParams, rangeQuery, wholeListQuery, type EventInput } from './event.schemas';
 import type { EventChanges, EventService } from './event.service';
-import { eventView } from './event.view';
+import { shownEventView } from './event.presenter';
 
 const TAGS = ['events'];
 const one = { description: 'The event, with its contacts as contact objects', schema: xmlRoot(eventOutput, XML_NAMES.event.root) };
@@ -30,15 +26,7 @@ function changesOf(body: EventInput): EventChanges {
 
 const contactsField = (body: EventInput) => (body.contacts ? 'contacts' : 'contact_ids');
 
-export function eventRoutes(events: EventService, links: ContactLinks): AnyRoute[] {
-  async function views(docs: EventDoc[]) {
-    if (docs.length === 0) return [];
-    const contacts = await links.views(docs[0].account, docs);
-    return docs.map((doc) => eventView(doc, contactsOf(doc, contacts)));
-  }
-  const sendOne = async (req: Request, res: Response, doc: EventDoc) => reply(req, res, (await views([doc]))[0], XML_NAMES.event);
-  const sendList = (req: Request, res: Response, page: Page<EventDoc>) => sendPage(req, res, page, { reading: EVENT_READING, present: views, xml: XML_NAMES.events });
-
+export function eventRoutes(events: EventService): AnyRoute[] {
   return [
     defineRoute({
       method: 'get',
@@ -49,7 +37,7 @@ export function eventRoutes(events: EventService, links: ContactLinks): AnyRoute
       tags: TAGS,
       request: { query: rangeQuery },
       responses: { 200: list, ...commonErrors },
-      handler: async ({ query, user, req }, res) => sendList(req, res, await events.overlapping(user.account, query)),
+      handler: async ({ query, store, media }) => pageReply(media, await events.overlapping(store, query), EVENT_PAGE),
     }),
     defineRoute({
       method: 'get',
@@ -59,7 +47,7 @@ export function eventRoutes(events: EventService, links: ContactLinks): AnyRoute
       tags: TAGS,
       request: { params: contactEventsParams, query: wholeListQuery },
       responses: { 200: list, ...commonErrors },
-      handler: async ({ params, query, user, req }, res) => sendList(req, res, await events.ofContact(user.account, params.contact_id, query)),
+      handler: async ({ params, query, store, media }) => pageReply(media, await events.ofContact(store, params.contact_id, query), EVENT_PAGE),
     }),
     defineRoute({
       method: 'post',
@@ -69,9 +57,9 @@ export function eventRoutes(events: EventService, links: ContactLinks): AnyRoute
       tags: TAGS,
       request: { body: eventInput, bodyLimit: BODY_LIMITS.records },
       responses: { 200: one, ...commonErrors },
-      handler: async ({ body, user, req }, res) => {
+      handler: async ({ body, store }) => {
         if (body.id !== undefined) throw validationFailed([{ field: 'id', message: 'must not be sent when creating; use PUT /dev/api/events to update' }]);
-        await sendOne(req, res, await events.create(user.account, changesOf(body), contactsField(body)));
+        return { status: 200, body: shownEventView(await events.create(store, changesOf(body), contactsField(body))) };
       },
     }),
     defineRoute({
@@ -83,11 +71,7 @@ export function eventRoutes(events: EventService, links: ContactLinks): AnyRoute
       tags: TAGS,
       request: { body: eventInput, bodyLimit: BODY_LIMITS.records },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
-      handler: async ({ body, user, req }, res) => {
-        const changes = changesOf(body);
-        const doc = body.id === undefined ? await events.create(user.account, changes, contactsField(body)) : await events.update(user.account, body.id, changes, contactsField(body));
-        await sendOne(req, res, doc);
-      },
+      handler: async ({ body, store }) => ({ status: 200, body: shownEventView(await events.save(store, body.id, changesOf(body), contactsField(body))) }),
     }),
     defineRoute({
       method: 'delete',
@@ -97,9 +81,9 @@ export function eventRoutes(events: EventService, links: ContactLinks): AnyRoute
       tags: TAGS,
       request: { params: eventParams },
       responses: { 204: { description: 'Deleted (or there was no such event)' }, ...commonErrors },
-      handler: async ({ params, user }, res) => {
-        await events.remove(user.account, params.id);
-        sendNoContent(res);
+      handler: async ({ params, store }) => {
+        await events.remove(store, params.id);
+        return { status: 204 };
       },
     }),
   ];

@@ -1,13 +1,11 @@
 import { HttpError, validationFailed, type FieldIssue } from '@lib/errors';
 import type { SortKey } from '@lib/paging';
-import type { ContactLinks } from '../contacts/contact-links';
-import type { CrmPager, Page } from '../paging';
-import type { ForAccount, ScopedFilter } from '../store/account-scope';
+import { assertContactsExist, contactsShown, dropDeletedContacts, type ContactsShown } from '../contacts/contact-links';
+import type { PageParams, Shown, ShownPage } from '../paging';
+import type { ScopedFilter } from '../store/account-scope';
+import type { AccountStore } from '../store/crm-store';
 import type { EventColor, EventDoc } from './event.model';
-import type { EventRepository } from './event.repository';
 import { nowSeconds } from '../input/epoch';
-
-type PageParams = { page_size: number; cursor?: string };
 
 export interface EventChanges {
   title?: string;
@@ -30,55 +28,67 @@ function assertTimes(start: number, end: number): void {
   if (start > end) throw validationFailed([{ field: 'end', message: 'must not be before start' }]);
 }
 
-export function eventService(events: ForAccount<EventRepository>, options: { pager: CrmPager; links: ContactLinks }) {
-  const { pager, links } = options;
+/** Events are shown with their contacts in full (with their owners). */
+export type ShownEvent = Shown<EventDoc, ContactsShown>;
+export type EventPage = ShownPage<EventDoc, ContactsShown>;
 
-  const list = (account: number, filter: ScopedFilter, params: PageParams, key: string): Promise<Page<EventDoc>> =>
-    events(account).list(pager, filter, params, key, BY_START);
+const eventRelations = (store: AccountStore, events: EventDoc[]) => contactsShown(store, events.flatMap((e) => e.contacts));
+
+/** Use cases on the calendar events of one account: every call takes the account's store. */
+export function eventService() {
+  const shown = async (store: AccountStore, event: EventDoc): Promise<ShownEvent> => ({ item: event, related: await eventRelations(store, [event]) });
+
+  const list = async (store: AccountStore, filter: ScopedFilter, params: PageParams, key: string): Promise<EventPage> => ({
+    page: await store.events.list(filter, params, key, BY_START),
+    related: (records) => eventRelations(store, records),
+  });
+
+  /** E3 (and E4 without id): title, start and end required, start ≤ end. */
+  async function create(store: AccountStore, input: EventChanges, contactsField: string): Promise<ShownEvent> {
+    const missing: FieldIssue[] = (['title', 'start', 'end'] as const).filter((f) => input[f] === undefined).map((field) => ({ field, message: 'is required' }));
+    if (missing.length) throw validationFailed(missing);
+    const { title, start, end } = input as Required<Pick<EventChanges, 'title' | 'start' | 'end'>>;
+    assertTimes(start, end);
+    if (input.contacts?.length) await assertContactsExist(store, input.contacts, contactsField);
+    const now = nowSeconds();
+    const doc = await store.events.insert({
+      title,
+      start,
+      end,
+      allDay: input.allDay ?? false,
+      color: input.color ?? null,
+      is_event_starred: input.is_event_starred ?? false,
+      contacts: input.contacts ?? [],
+      created_time: now,
+      updated_time: now,
+    });
+    return shown(store, await dropDeletedContacts(store, store.events, doc));
+  }
 
   return {
-    /** E3 (and E4 without id): title, start and end required, start ≤ end. */
-    async create(account: number, input: EventChanges, contactsField: string): Promise<EventDoc> {
-      const missing: FieldIssue[] = (['title', 'start', 'end'] as const).filter((f) => input[f] === undefined).map((field) => ({ field, message: 'is required' }));
-      if (missing.length) throw validationFailed(missing);
-      const { title, start, end } = input as Required<Pick<EventChanges, 'title' | 'start' | 'end'>>;
-      assertTimes(start, end);
-      if (input.contacts?.length) await links.assertExist(account, input.contacts, contactsField);
-      const now = nowSeconds();
-      const doc = await events(account).insert({
-        title,
-        start,
-        end,
-        allDay: input.allDay ?? false,
-        color: input.color ?? null,
-        is_event_starred: input.is_event_starred ?? false,
-        contacts: input.contacts ?? [],
-        created_time: now,
-        updated_time: now,
-      });
-      return links.dropDeleted(events(account), doc);
-    },
+    create,
 
-    /** E4 with an id: the sent fields replace the stored ones; start ≤ end checked on the result. */
-    async update(account: number, id: number, changes: EventChanges, contactsField: string): Promise<EventDoc> {
-      if (changes.contacts?.length) await links.assertExist(account, changes.contacts, contactsField);
-      const doc = await events(account).updateByRevision(id, (current) => {
+    /** E4 with an id: the sent fields replace the stored ones; start ≤ end checked on the result. Without one, E3. */
+    async save(store: AccountStore, id: number | undefined, changes: EventChanges, contactsField: string): Promise<ShownEvent> {
+      if (id === undefined) return create(store, changes, contactsField);
+      if (changes.contacts?.length) await assertContactsExist(store, changes.contacts, contactsField);
+      const doc = await store.events.updateByRevision(id, (current) => {
         assertTimes(changes.start ?? current.start, changes.end ?? current.end);
         return { ...changes, updated_time: nowSeconds() };
       });
       if (!doc) throw eventNotFound(id);
-      return links.dropDeleted(events(account), doc);
+      return shown(store, await dropDeletedContacts(store, store.events, doc));
     },
 
     /** E1: events overlapping [start, end] (both inclusive), by start time. */
-    overlapping: (account: number, range: { start: number; end: number } & PageParams) =>
-      list(account, { start: { $lte: range.end }, end: { $gte: range.start } }, range, 'range'),
+    overlapping: (store: AccountStore, range: { start: number; end: number } & PageParams) =>
+      list(store, { start: { $lte: range.end }, end: { $gte: range.start } }, range, 'range'),
 
     /** E2. */
-    ofContact: (account: number, contactId: number, params: PageParams) => list(account, { contacts: contactId }, params, 'contact'),
+    ofContact: (store: AccountStore, contactId: number, params: PageParams) => list(store, { contacts: contactId }, params, 'contact'),
 
-    async remove(account: number, id: number): Promise<void> {
-      await events(account).remove(id);
+    async remove(store: AccountStore, id: number): Promise<void> {
+      await store.events.remove(id);
     },
   };
 }

@@ -18,3 +18,5 @@ export function eventView(doc: EventDoc, contacts: ContactView[]): z.input<typeo
     updated_time: doc.updated_time,
   };
 }
+
+export type EventView = ReturnType<typeof eventView>;

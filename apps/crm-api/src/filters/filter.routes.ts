@@ -3,20 +3,18 @@ import { defineRoute } from '../define-route';
 import { BODY_LIMITS } from '../http/body-limits';
 import { z } from '@lib/validation';
 import { contactListOutput } from '../contacts/contact.outputs';
-import type { ContactPresenter } from '../contacts/contact.presenter';
+import { CONTACT_PAGE } from '../contacts/contact.paging';
 import { dealPageOutput } from '../deals/deal.outputs';
-import type { DealPresenter } from '../deals/deal.presenter';
+import { DEAL_PAGE } from '../deals/deal.paging';
 import { commonErrors, noContent } from '../http/errors.outputs';
+import { pageOrNoContent } from '../http/page-reply';
 import { DEFAULT_PAGE_SIZE } from '../paging';
-import { sendPage } from '../http/send-page';
-import { CONTACT_READING } from '../contacts/contact.paging';
-import { DEAL_READING } from '../deals/deal.paging';
 import { DEAL_PAGE_DEFAULT } from '../deals/deal.schemas';
 import { XML_NAMES } from '../http/xml-names';
 import { dynamicFilterForm, MAX_FILTER_JSON, MAX_RULES } from './filter.schemas';
 import type { FilterService } from './filter.service';
 
-export function filterRoutes(filters: FilterService, contacts: ContactPresenter, deals: DealPresenter): AnyRoute[] {
+export function filterRoutes(filters: FilterService): AnyRoute[] {
   return [
     defineRoute({
       method: 'post',
@@ -35,15 +33,9 @@ export function filterRoutes(filters: FilterService, contacts: ContactPresenter,
         204: noContent,
         ...commonErrors,
       },
-      handler: async ({ body, user, req }, res) => {
-        const account = user.account;
-        const { filterJson, page_size: sent, ...rest } = body;
-        if (filterJson.contact_type === 'OPPORTUNITY') {
-          const page = await filters.deals(account, filterJson, { ...rest, page_size: sent ?? DEAL_PAGE_DEFAULT });
-          return sendPage(req, res, page, { reading: DEAL_READING, present: deals.many, xml: XML_NAMES.deals, noContentWhenEmpty: true });
-        }
-        const page = await filters.contacts(account, filterJson, { ...rest, page_size: sent ?? DEFAULT_PAGE_SIZE });
-        return sendPage(req, res, page, { reading: CONTACT_READING, present: contacts.many, xml: XML_NAMES.contacts, noContentWhenEmpty: true });
+      handler: async ({ body: { filterJson, page_size: sent, ...params }, store, media }) => {
+        if (filterJson.contact_type === 'OPPORTUNITY') return pageOrNoContent(media, await filters.deals(store, filterJson, { ...params, page_size: sent ?? DEAL_PAGE_DEFAULT }), DEAL_PAGE);
+        return pageOrNoContent(media, await filters.contacts(store, filterJson, { ...params, page_size: sent ?? DEFAULT_PAGE_SIZE }), CONTACT_PAGE);
       },
     }),
   ];

@@ -1,9 +1,7 @@
-import type { ContactDoc } from '../contacts/contact.model';
-import type { ContactRepository } from '../contacts/contact.repository';
-import type { DealDoc } from '../deals/deal.model';
-import type { DealRepository } from '../deals/deal.repository';
-import type { CrmPager, Page, SortedPageParams } from '../paging';
-import type { ForAccount } from '../store/account-scope';
+import type { ContactPage, ContactService } from '../contacts/contact.service';
+import type { DealPage, DealService } from '../deals/deal.service';
+import type { SortedPageParams } from '../paging';
+import type { AccountStore } from '../store/crm-store';
 import { filterQuery } from './filter-rules';
 import type { FilterJson } from './filter.schemas';
 
@@ -12,13 +10,13 @@ import type { FilterJson } from './filter.schemas';
  * paged like the lists (keyset on the sort's index; the rules filter what that index walk finds).
  * The cursor is bound to the filter as sent, so it cannot be replayed on another filter.
  */
-export function filterService(repositories: { contacts: ForAccount<ContactRepository>; deals: ForAccount<DealRepository> }, pager: CrmPager) {
+export function filterService(contacts: ContactService, deals: DealService) {
   return {
-    contacts: (account: number, filter: FilterJson, params: SortedPageParams): Promise<Page<ContactDoc>> =>
-      repositories.contacts(account).filtered(pager, filterQuery(filter), params, JSON.stringify(filter)),
+    contacts: async (store: AccountStore, filter: FilterJson, params: SortedPageParams): Promise<ContactPage> =>
+      contacts.shownPage(store, await store.contacts.filtered(filterQuery(filter), params, JSON.stringify(filter))),
 
-    deals: (account: number, filter: FilterJson, params: SortedPageParams): Promise<Page<DealDoc>> =>
-      repositories.deals(account).filtered(pager, filterQuery(filter), params, JSON.stringify(filter)),
+    deals: async (store: AccountStore, filter: FilterJson, params: SortedPageParams): Promise<DealPage> =>
+      deals.shownPage(store, await store.deals.filtered(filterQuery(filter), params, JSON.stringify(filter))),
   };
 }
 

@@ -1,7 +1,7 @@
 import { z } from '@lib/validation';
 
 /** Response schemas, for the OpenAPI document. */
-export const noteOutput = z.object({
+export const noteOutput = z.strictObject({
   id: z.number().int(),
   created_time: z.number().int().meta({ description: 'epoch seconds' }),
   updated_time: z.number().int().meta({ description: 'epoch seconds' }),

@@ -1,6 +1,9 @@
 import { MAX_LINKS, MAX_RELATED_CONTACTS } from '../contacts/contact-links';
 import { readBatchFor, SENT_BYTES_PER_CHAR, STORED_BYTES_PER_CHAR, type ListReading } from '../http/page-budget';
+import type { ListAnswer } from '../http/page-reply';
+import { XML_NAMES } from '../http/xml-names';
 import type { NoteDoc } from './note.model';
+import { noteView, type NoteView } from './note.view';
 import { NOTE_DESCRIPTION_MAX, NOTE_SUBJECT_MAX } from './note.schemas';
 
 const TEXT = NOTE_SUBJECT_MAX + NOTE_DESCRIPTION_MAX;
@@ -14,3 +17,6 @@ export const NOTE_WORST_BYTES = {
 
 /** Note lists (N3, a deal's notes): a note shows ids only, so presenting loads nothing. */
 export const NOTE_READING: ListReading<NoteDoc> = { readBatch: readBatchFor(NOTE_WORST_BYTES.stored) };
+
+/** How a note list answers its page: notes as they are. */
+export const NOTE_PAGE: ListAnswer<NoteDoc, undefined, NoteView> = { reading: NOTE_READING, view: (docs) => docs.map(noteView), xml: XML_NAMES.notes };

@@ -1,24 +1,17 @@
-import type { Connection } from 'mongoose';
-import type { CrmPager, Page } from '../paging';
-import { accountScope, type Changes } from '../store/account-scope';
-import { noteModel, type NoteDoc } from './note.model';
+import type { Page, PageParams } from '../paging';
+import type { AccountScope, Changes } from '../store/account-scope';
+import type { NoteDoc } from './note.model';
 import { nowSeconds } from '../input/epoch';
 
-type PageParams = { page_size: number; cursor?: string };
-
-
 /** The notes of one account. */
-export function noteRepository(connection: Connection, account: number) {
-  const scope = accountScope(noteModel(connection), account);
+export function noteRepository(scope: AccountScope<NoteDoc>) {
   return {
     insert: (fields: Omit<NoteDoc, '_id' | 'account'>) => scope.insert((id) => ({ _id: id, ...fields })),
     /** One atomic `$set`; null when there is no such note. */
     update: (id: number, changes: Changes<NoteDoc>) => scope.findOneAndUpdate({ _id: id }, { $set: { ...changes, updated_time: nowSeconds() } }, 'after'),
 
-    ofContact: (pager: CrmPager, contactId: number, params: PageParams): Promise<Page<NoteDoc>> =>
-      scope.page(pager, { contacts: contactId }, params, `notes:contact:${account}:${contactId}`),
-    ofDeal: (pager: CrmPager, dealId: number, params: PageParams): Promise<Page<NoteDoc>> =>
-      scope.page(pager, { deals: dealId }, params, `notes:deal:${account}:${dealId}`),
+    ofContact: (contactId: number, params: PageParams): Promise<Page<NoteDoc>> => scope.page(`contact:${contactId}`, { contacts: contactId }, params),
+    ofDeal: (dealId: number, params: PageParams): Promise<Page<NoteDoc>> => scope.page(`deal:${dealId}`, { deals: dealId }, params),
     /** Id and deals of the oldest `limit` notes of any of the deals (a driver read: a page of deals shows them). */
     ofDeals: (dealIds: number[], limit: number) =>
       scope.driverFind<Pick<NoteDoc, '_id' | 'deals'>>({ deals: { $in: dealIds } }, { projection: { deals: 1 }, sort: { created_time: 1, _id: 1 }, limit }),

@@ -2,16 +2,12 @@ import { XML_NAMES } from '../http/xml-names';
 import { validationFailed } from '@lib/errors';
 import { xmlRoot, xmlList, type AnyRoute } from '@lib/routing';
 import { defineRoute } from '../define-route';
-import type { Request, Response } from 'express';
 import type { DomainUserDoc } from '../accounts/domain-user.model';
 import { sentContactIds } from '../contacts/contact-links';
-import type { ContactService } from '../contacts/contact.service';
 import { commonErrors, notFoundError } from '../http/errors.outputs';
-import type { Page } from '../paging';
-import { reply, sendNoContent } from '../http/reply';
-import { sendPage } from '../http/send-page';
-import { NOTE_READING } from './note.paging';
-import type { NoteDoc } from './note.model';
+import { pageReply } from '../http/page-reply';
+import type { AccountStore } from '../store/crm-store';
+import { NOTE_PAGE } from './note.paging';
 import { noteListOutput, noteOutput } from './note.outputs';
 import { contactNoteParams, contactNotesParams, dealNotesParams, noteByEmailForm, noteInput, noteUpdateInput, wholeListQuery, type NoteInput, type NoteUpdateInput } from './note.schemas';
 import type { NoteFields, NoteService } from './note.service';
@@ -30,21 +26,17 @@ function relationsOf(body: Pick<NoteInput, 'contact_ids' | 'contacts' | 'deal_id
 
 const contactsField = (body: { contacts?: unknown }) => (body.contacts ? 'contacts' : 'contact_ids');
 
-export function noteRoutes(notes: NoteService, contacts: ContactService): AnyRoute[] {
-  const sendOne = (req: Request, res: Response, doc: NoteDoc) => reply(req, res, noteView(doc), XML_NAMES.note);
-  const sendList = (req: Request, res: Response, page: Page<NoteDoc>) =>
-    sendPage(req, res, page, { reading: NOTE_READING, present: async (docs) => docs.map(noteView), xml: XML_NAMES.notes });
-
-  function create(body: NoteInput, user: DomainUserDoc) {
+export function noteRoutes(notes: NoteService): AnyRoute[] {
+  async function create(store: AccountStore, body: NoteInput, user: DomainUserDoc) {
     if (body.id !== undefined) throw validationFailed([{ field: 'id', message: 'must not be sent when creating; use PUT /dev/api/notes to update' }]);
     const fields = { subject: body.subject, description: body.description, contacts: [], deals: [], owner: user._id, ...relationsOf(body) };
-    return notes.create(user.account, fields, contactsField(body));
+    return { status: 200 as const, body: noteView(await notes.create(store, fields, contactsField(body))) };
   }
 
-  function update(body: NoteUpdateInput, account: number) {
+  async function update(store: AccountStore, body: NoteUpdateInput) {
     const { id, subject, description } = body;
     const changes = { ...(subject !== undefined && { subject }), ...(description !== undefined && { description }), ...relationsOf(body) };
-    return notes.update(account, id, changes, contactsField(body));
+    return { status: 200 as const, body: noteView(await notes.update(store, id, changes, contactsField(body))) };
   }
 
   const requireDeals = (body: { deal_ids?: number[] }) => {
@@ -60,7 +52,7 @@ export function noteRoutes(notes: NoteService, contacts: ContactService): AnyRou
       tags: TAGS,
       request: { body: noteInput, bodyLimit: BODY_LIMITS.record },
       responses: { 200: one, ...commonErrors },
-      handler: async ({ body, user, req }, res) => sendOne(req, res, await create(body, user)),
+      handler: ({ body, user, store }) => create(store, body, user),
     }),
     defineRoute({
       method: 'put',
@@ -70,7 +62,7 @@ export function noteRoutes(notes: NoteService, contacts: ContactService): AnyRou
       tags: TAGS,
       request: { body: noteUpdateInput, bodyLimit: BODY_LIMITS.record },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
-      handler: async ({ body, user, req }, res) => sendOne(req, res, await update(body, user.account)),
+      handler: ({ body, store }) => update(store, body),
     }),
     defineRoute({
       method: 'post',
@@ -81,10 +73,9 @@ export function noteRoutes(notes: NoteService, contacts: ContactService): AnyRou
       tags: TAGS,
       request: { body: noteByEmailForm, bodyTypes: ['form', 'json'], bodyLimit: BODY_LIMITS.record },
       responses: { 204: { description: 'Note added' }, ...commonErrors },
-      handler: async ({ body, user }, res) => {
-        const contact = await contacts.requireByEmail(user.account, body.email);
-        await notes.create(user.account, { ...body.note, contacts: [contact._id], deals: [], owner: user._id });
-        sendNoContent(res);
+      handler: async ({ body, user, store }) => {
+        await notes.createForEmail(store, body.email, { ...body.note, owner: user._id });
+        return { status: 204 };
       },
     }),
     defineRoute({
@@ -95,7 +86,7 @@ export function noteRoutes(notes: NoteService, contacts: ContactService): AnyRou
       tags: TAGS,
       request: { params: contactNotesParams, query: wholeListQuery },
       responses: { 200: list, ...commonErrors },
-      handler: async ({ params, query, user, req }, res) => sendList(req, res, await notes.ofContact(user.account, params.contact_id, query)),
+      handler: async ({ params, query, store, media }) => pageReply(media, await notes.ofContact(store, params.contact_id, query), NOTE_PAGE),
     }),
     defineRoute({
       method: 'delete',
@@ -105,9 +96,9 @@ export function noteRoutes(notes: NoteService, contacts: ContactService): AnyRou
       tags: TAGS,
       request: { params: contactNoteParams },
       responses: { 204: { description: 'Not related any more (also when it was not)' }, ...commonErrors },
-      handler: async ({ params, user }, res) => {
-        await notes.unrelate(user.account, params.contact_id, params.note_id);
-        sendNoContent(res);
+      handler: async ({ params, store }) => {
+        await notes.unrelate(store, params.contact_id, params.note_id);
+        return { status: 204 };
       },
     }),
     defineRoute({
@@ -118,7 +109,7 @@ export function noteRoutes(notes: NoteService, contacts: ContactService): AnyRou
       tags: TAGS,
       request: { params: dealNotesParams, query: wholeListQuery },
       responses: { 200: list, ...commonErrors },
-      handler: async ({ params, query, user, req }, res) => sendList(req, res, await notes.ofDeal(user.account, params.id, query)),
+      handler: async ({ params, query, store, media }) => pageReply(media, await notes.ofDeal(store, params.id, query), NOTE_PAGE),
     }),
     defineRoute({
       method: 'post',
@@ -128,9 +119,9 @@ export function noteRoutes(notes: NoteService, contacts: ContactService): AnyRou
       tags: TAGS,
       request: { body: noteInput, bodyLimit: BODY_LIMITS.record },
       responses: { 200: one, ...commonErrors },
-      handler: async ({ body, user, req }, res) => {
+      handler: ({ body, user, store }) => {
         requireDeals(body);
-        sendOne(req, res, await create(body, user));
+        return create(store, body, user);
       },
     }),
     defineRoute({
@@ -141,9 +132,9 @@ export function noteRoutes(notes: NoteService, contacts: ContactService): AnyRou
       tags: TAGS,
       request: { body: noteUpdateInput, bodyLimit: BODY_LIMITS.record },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
-      handler: async ({ body, user, req }, res) => {
+      handler: ({ body, store }) => {
         requireDeals(body);
-        sendOne(req, res, await update(body, user.account));
+        return update(store, body);
       },
     }),
   ];

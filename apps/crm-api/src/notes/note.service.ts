@@ -1,14 +1,10 @@
 import { HttpError, validationFailed } from '@lib/errors';
-import type { AccountService } from '../accounts/account.service';
-import type { ContactLinks } from '../contacts/contact-links';
-import type { CrmPager, Page } from '../paging';
-import type { ForAccount } from '../store/account-scope';
+import { assertContactsExist, dropDeletedContacts } from '../contacts/contact-links';
+import type { ContactService } from '../contacts/contact.service';
+import { shownAsIs, type PageParams, type ShownPage } from '../paging';
+import type { AccountStore } from '../store/crm-store';
 import type { NoteDoc } from './note.model';
-import type { NoteRepository } from './note.repository';
 import { nowSeconds } from '../input/epoch';
-
-/** True when every id names a deal of the account. */
-export type DealsExist = (account: number, ids: number[]) => Promise<boolean>;
 
 export interface NoteFields {
   subject: string;
@@ -21,47 +17,52 @@ export interface NoteFields {
 
 const noteNotFound = (id: number) => new HttpError(404, 'note_not_found', `No note with id ${id}`);
 
-export function noteService(notes: ForAccount<NoteRepository>, options: { pager: CrmPager; links: ContactLinks; dealsExist: DealsExist; accounts: AccountService }) {
-  const { links, pager } = options;
-
-  async function assertRelations(account: number, fields: Partial<NoteFields>, contactsField: string): Promise<void> {
-    if (fields.contacts?.length) await links.assertExist(account, fields.contacts, contactsField);
-    if (fields.deals?.length && !(await options.dealsExist(account, fields.deals))) {
+/** Use cases on the notes of one account: every call takes the account's store. */
+export function noteService(contacts: ContactService) {
+  async function assertRelations(store: AccountStore, fields: Partial<NoteFields>, contactsField: string): Promise<void> {
+    if (fields.contacts?.length) await assertContactsExist(store, fields.contacts, contactsField);
+    if (fields.deals?.length && !(await store.deals.allExist(fields.deals))) {
       throw validationFailed([{ field: 'deal_ids', message: `names a deal that is not in this account (${fields.deals.join(', ')})` }]);
     }
-    if (fields.owner !== undefined && (await options.accounts.usersById(account, [fields.owner])).length === 0) {
+    if (fields.owner !== undefined && (await store.users.byIds([fields.owner])).length === 0) {
       throw validationFailed([{ field: 'owner_id', message: `names no user of this account (${fields.owner})` }]);
     }
   }
 
+  /** N1, N2, deal notes: checks every related contact and deal, then writes once. */
+  async function create(store: AccountStore, fields: NoteFields, contactsField = 'contact_ids'): Promise<NoteDoc> {
+    await assertRelations(store, fields, contactsField);
+    const now = nowSeconds();
+    const doc = await store.notes.insert({ ...fields, created_time: now, updated_time: now });
+    return dropDeletedContacts(store, store.notes, doc);
+  }
+
   return {
-    /** N1, N2, deal notes: checks every related contact and deal, then writes once. */
-    async create(account: number, fields: NoteFields, contactsField = 'contact_ids'): Promise<NoteDoc> {
-      await assertRelations(account, fields, contactsField);
-      const now = nowSeconds();
-      const doc = await notes(account).insert({ ...fields, created_time: now, updated_time: now });
-      return links.dropDeleted(notes(account), doc);
+    create,
+
+    /** N2: a note related to the contact with this email (400 and nothing created when none has it). */
+    async createForEmail(store: AccountStore, email: string, fields: Omit<NoteFields, 'contacts' | 'deals'>): Promise<void> {
+      const contact = await contacts.requireByEmail(store, email);
+      await create(store, { ...fields, contacts: [contact._id], deals: [] });
     },
 
     /** PUT /dev/api/notes: one atomic `$set` of the sent fields (relations as whole lists). */
-    async update(account: number, id: number, changes: Partial<NoteFields>, contactsField = 'contact_ids'): Promise<NoteDoc> {
-      await assertRelations(account, changes, contactsField);
-      const doc = await notes(account).update(id, changes);
+    async update(store: AccountStore, id: number, changes: Partial<NoteFields>, contactsField = 'contact_ids'): Promise<NoteDoc> {
+      await assertRelations(store, changes, contactsField);
+      const doc = await store.notes.update(id, changes);
       if (!doc) throw noteNotFound(id);
-      return links.dropDeleted(notes(account), doc);
+      return dropDeletedContacts(store, store.notes, doc);
     },
 
     /** N3. */
-    ofContact: (account: number, contactId: number, params: { page_size: number; cursor?: string }): Promise<Page<NoteDoc>> =>
-      notes(account).ofContact(pager, contactId, params),
+    ofContact: async (store: AccountStore, contactId: number, params: PageParams): Promise<ShownPage<NoteDoc, undefined>> => shownAsIs(await store.notes.ofContact(contactId, params)),
 
     /** GET /dev/api/opportunity/{id}/notes. */
-    ofDeal: (account: number, dealId: number, params: { page_size: number; cursor?: string }): Promise<Page<NoteDoc>> =>
-      notes(account).ofDeal(pager, dealId, params),
+    ofDeal: async (store: AccountStore, dealId: number, params: PageParams): Promise<ShownPage<NoteDoc, undefined>> => shownAsIs(await store.notes.ofDeal(dealId, params)),
 
     /** N4: removes only the relation; the note stays. */
-    async unrelate(account: number, contactId: number, noteId: number): Promise<void> {
-      await notes(account).unrelate(noteId, contactId);
+    async unrelate(store: AccountStore, contactId: number, noteId: number): Promise<void> {
+      await store.notes.unrelate(noteId, contactId);
     },
   };
 }

@@ -16,3 +16,5 @@ export function noteView(doc: NoteDoc): z.input<typeof noteOutput> {
     entity_type: 'note' as const,
   };
 }
+
+export type NoteView = ReturnType<typeof noteView>;

@@ -4,7 +4,7 @@ import { contactOutput } from '../contacts/contact.outputs';
 import { PRIORITY_TYPES, TASK_STATUSES, TASK_TYPES } from './task.model';
 
 /** Response schemas, for the OpenAPI document. */
-export const taskOutput = z.object({
+export const taskOutput = z.strictObject({
   id: z.number().int(),
   subject: z.string(),
   type: z.enum(TASK_TYPES),

@@ -1,7 +1,12 @@
 import { MAX_LINKS, MAX_RELATED_CONTACTS } from '../contacts/contact-links';
 import { CONTACT_WORST_BYTES, relatedContactsBytes } from '../contacts/contact.paging';
 import { readBatchFor, SENT_BYTES_PER_CHAR, STORED_BYTES_PER_CHAR, type ListReading } from '../http/page-budget';
+import type { ListAnswer } from '../http/page-reply';
+import { XML_NAMES } from '../http/xml-names';
 import type { TaskDoc } from './task.model';
+import { taskViews } from './task.presenter';
+import type { TaskRelated } from './task.service';
+import type { TaskView } from './task.view';
 import { TASK_SUBJECT_MAX } from './task.schemas';
 
 /** A task at its bounds without its related contacts: its subject, note ids, owner (`taskOwner`) and fields. */
@@ -18,3 +23,6 @@ export const TASK_READING: ListReading<TaskDoc> = {
   readBatch: readBatchFor(OWN_WORST_BYTES.stored),
   loads: (task) => relatedContactsBytes(task.contacts.length),
 };
+
+/** How a task list answers its page: each task shown with its contacts and owner. */
+export const TASK_PAGE: ListAnswer<TaskDoc, TaskRelated, TaskView> = { reading: TASK_READING, view: taskViews, xml: XML_NAMES.tasks };

@@ -1,18 +1,15 @@
-import type { AccountService } from '../accounts/account.service';
-import { contactsOf, type ContactLinks } from '../contacts/contact-links';
+import { contactsOf, ownerViewsOf, relatedContactViews } from '../contacts/contact.presenter';
+import type { Shown } from '../paging';
 import type { TaskDoc } from './task.model';
-import { taskView } from './task.view';
+import type { TaskRelated } from './task.service';
+import { taskView, type TaskView } from './task.view';
 
-/** Task views with their contacts and owners, loading those of a whole page at once. */
-export function taskPresenter(accounts: AccountService, links: ContactLinks) {
-  async function many(docs: TaskDoc[]) {
-    if (docs.length === 0) return [];
-    const account = docs[0].account;
-    const [contacts, owners] = await Promise.all([links.views(account, docs), accounts.usersById(account, [...new Set(docs.map((d) => d.owner))])]);
-    const ownerById = new Map(owners.map((u) => [u._id, u]));
-    return docs.map((doc) => taskView(doc, contactsOf(doc, contacts), ownerById.get(doc.owner)));
-  }
-  return { many, one: async (doc: TaskDoc) => (await many([doc]))[0] };
+/** Task views with their contacts in full and their owners, from what the service read: no database here. */
+export function taskViews(tasks: TaskDoc[], related: TaskRelated): TaskView[] {
+  const ownerViews = ownerViewsOf(related.owners);
+  const contacts = relatedContactViews(related, ownerViews);
+  return tasks.map((doc) => taskView(doc, contactsOf(doc.contacts, contacts), ownerViews.get(doc.owner)));
 }
 
-export type TaskPresenter = ReturnType<typeof taskPresenter>;
+/** The view of one task the service answered with its relations. */
+export const shownTaskView = ({ item, related }: Shown<TaskDoc, TaskRelated>): TaskView => taskViews([item], related)[0];

@@ -3,16 +3,11 @@ import { validationFailed } from '@lib/errors';
 import { xmlRoot, xmlList, type AnyRoute } from '@lib/routing';
 import { defineRoute } from '../define-route';
 import { BODY_LIMITS } from '../http/body-limits';
-import type { Request, Response } from 'express';
-import type { ContactService } from '../contacts/contact.service';
 import { commonErrors, notFoundError } from '../http/errors.outputs';
-import type { Page } from '../paging';
-import { reply, sendNoContent } from '../http/reply';
-import { sendPage } from '../http/send-page';
-import { TASK_READING } from './task.paging';
-import type { TaskDoc } from './task.model';
+import { pageReply } from '../http/page-reply';
+import { TASK_PAGE } from './task.paging';
 import { taskListOutput, taskOutput } from './task.outputs';
-import type { TaskPresenter } from './task.presenter';
+import { shownTaskView } from './task.presenter';
 import {
   contactTasksParams,
   daysParams,
@@ -36,10 +31,7 @@ function refuseId(body: TaskInput): void {
   if (body.id !== undefined) throw validationFailed([{ field: 'id', message: 'must not be sent when creating; use PUT /dev/api/tasks to update' }]);
 }
 
-export function taskRoutes(tasks: TaskService, contacts: ContactService, present: TaskPresenter): AnyRoute[] {
-  const sendOne = async (req: Request, res: Response, doc: TaskDoc) => reply(req, res, await present.one(doc), XML_NAMES.task);
-  const sendList = (req: Request, res: Response, page: Page<TaskDoc>) => sendPage(req, res, page, { reading: TASK_READING, present: present.many, xml: XML_NAMES.tasks });
-
+export function taskRoutes(tasks: TaskService): AnyRoute[] {
   return [
     defineRoute({
       method: 'get',
@@ -50,7 +42,7 @@ export function taskRoutes(tasks: TaskService, contacts: ContactService, present
       tags: TAGS,
       request: { query: wholeListQuery },
       responses: { 200: list, ...commonErrors },
-      handler: async ({ query, user, req }, res) => sendList(req, res, await tasks.pending(user.account, query)),
+      handler: async ({ query, store, media }) => pageReply(media, await tasks.pending(store, query), TASK_PAGE),
     }),
     defineRoute({
       method: 'get',
@@ -61,7 +53,7 @@ export function taskRoutes(tasks: TaskService, contacts: ContactService, present
       tags: TAGS,
       request: { query: wholeListQuery },
       responses: { 200: list, ...commonErrors },
-      handler: async ({ query, user, req }, res) => sendList(req, res, await tasks.all(user.account, query)),
+      handler: async ({ query, store, media }) => pageReply(media, await tasks.all(store, query), TASK_PAGE),
     }),
     defineRoute({
       method: 'get',
@@ -72,7 +64,7 @@ export function taskRoutes(tasks: TaskService, contacts: ContactService, present
       tags: TAGS,
       request: { params: daysParams, query: wholeListQuery },
       responses: { 200: list, ...commonErrors },
-      handler: async ({ params, query, user, req }, res) => sendList(req, res, await tasks.dueWithin(user.account, params.days, query)),
+      handler: async ({ params, query, store, media }) => pageReply(media, await tasks.dueWithin(store, params.days, query), TASK_PAGE),
     }),
     defineRoute({
       method: 'get',
@@ -83,7 +75,7 @@ export function taskRoutes(tasks: TaskService, contacts: ContactService, present
       tags: TAGS,
       request: { query: wholeListQuery },
       responses: { 200: list, ...commonErrors },
-      handler: async ({ query, user, req }, res) => sendList(req, res, await tasks.ofOwner(user.account, user._id, query)),
+      handler: async ({ query, user, store, media }) => pageReply(media, await tasks.ofOwner(store, user._id, query), TASK_PAGE),
     }),
     defineRoute({
       method: 'get',
@@ -94,7 +86,7 @@ export function taskRoutes(tasks: TaskService, contacts: ContactService, present
       tags: TAGS,
       request: { query: taskFilterQuery },
       responses: { 200: list, ...commonErrors },
-      handler: async ({ query, user, req }, res) => sendList(req, res, await tasks.filtered(user.account, query)),
+      handler: async ({ query, store, media }) => pageReply(media, await tasks.filtered(store, query), TASK_PAGE),
     }),
     defineRoute({
       method: 'get',
@@ -104,7 +96,7 @@ export function taskRoutes(tasks: TaskService, contacts: ContactService, present
       tags: TAGS,
       request: { params: contactTasksParams, query: wholeListQuery },
       responses: { 200: list, ...commonErrors },
-      handler: async ({ params, query, user, req }, res) => sendList(req, res, await tasks.ofContact(user.account, params.contact_id, query)),
+      handler: async ({ params, query, store, media }) => pageReply(media, await tasks.ofContact(store, params.contact_id, query), TASK_PAGE),
     }),
     defineRoute({
       method: 'post',
@@ -114,9 +106,9 @@ export function taskRoutes(tasks: TaskService, contacts: ContactService, present
       tags: TAGS,
       request: { body: taskInput, bodyLimit: BODY_LIMITS.records },
       responses: { 200: one, ...commonErrors },
-      handler: async ({ body, user, req }, res) => {
+      handler: async ({ body, user, store }) => {
         refuseId(body);
-        await sendOne(req, res, await tasks.create(user, body));
+        return { status: 200, body: shownTaskView(await tasks.create(store, user, body)) };
       },
     }),
     defineRoute({
@@ -128,10 +120,9 @@ export function taskRoutes(tasks: TaskService, contacts: ContactService, present
       tags: TAGS,
       request: { params: emailParams, body: taskInput, bodyLimit: BODY_LIMITS.records },
       responses: { 200: one, ...commonErrors },
-      handler: async ({ params, body, user, req }, res) => {
+      handler: async ({ params, body, user, store }) => {
         refuseId(body);
-        const contact = await contacts.requireByEmail(user.account, params.email);
-        await sendOne(req, res, await tasks.create(user, body, contact._id));
+        return { status: 200, body: shownTaskView(await tasks.createForEmail(store, user, params.email, body)) };
       },
     }),
     defineRoute({
@@ -143,10 +134,7 @@ export function taskRoutes(tasks: TaskService, contacts: ContactService, present
       tags: TAGS,
       request: { body: taskUpdateInput, bodyLimit: BODY_LIMITS.records },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
-      handler: async ({ body, user, req }, res) => {
-        const { id, ...changes } = body;
-        await sendOne(req, res, await tasks.update(user.account, id, changes));
-      },
+      handler: async ({ body: { id, ...changes }, store }) => ({ status: 200, body: shownTaskView(await tasks.update(store, id, changes)) }),
     }),
     defineRoute({
       method: 'put',
@@ -156,10 +144,7 @@ export function taskRoutes(tasks: TaskService, contacts: ContactService, present
       tags: TAGS,
       request: { body: taskPatchInput, bodyLimit: BODY_LIMITS.records },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
-      handler: async ({ body, user, req }, res) => {
-        const { id, ...changes } = body;
-        await sendOne(req, res, await tasks.update(user.account, id, changes));
-      },
+      handler: async ({ body: { id, ...changes }, store }) => ({ status: 200, body: shownTaskView(await tasks.update(store, id, changes)) }),
     }),
     defineRoute({
       method: 'get',
@@ -169,9 +154,9 @@ export function taskRoutes(tasks: TaskService, contacts: ContactService, present
       tags: TAGS,
       request: { params: taskParams },
       responses: { 200: one, 204: { description: 'No task with that id' }, ...commonErrors },
-      handler: async ({ params, user, req }, res) => {
-        const doc = await tasks.get(user.account, params.id);
-        return doc ? sendOne(req, res, doc) : sendNoContent(res);
+      handler: async ({ params, store }) => {
+        const found = await tasks.get(store, params.id);
+        return found ? { status: 200, body: shownTaskView(found) } : { status: 204 };
       },
     }),
     defineRoute({
@@ -182,9 +167,9 @@ export function taskRoutes(tasks: TaskService, contacts: ContactService, present
       tags: TAGS,
       request: { params: taskParams },
       responses: { 204: { description: 'Deleted (or there was no such task)' }, ...commonErrors },
-      handler: async ({ params, user }, res) => {
-        await tasks.remove(user.account, params.id);
-        sendNoContent(res);
+      handler: async ({ params, store }) => {
+        await tasks.remove(store, params.id);
+        return { status: 204 };
       },
     }),
   ];

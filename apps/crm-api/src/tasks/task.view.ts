@@ -1,12 +1,11 @@
 import type { z } from '@lib/validation';
 import type { taskOutput } from './task.outputs';
-import type { DomainUserDoc } from '../accounts/domain-user.model';
-import { userView } from '../accounts/user.view';
+import type { UserView } from '../accounts/user.view';
 import type { ContactView } from '../contacts/contact.view';
 import type { TaskDoc } from './task.model';
 
 /** The wire shape of a task (JSON and XML): related contacts as full contact objects. */
-export function taskView(doc: TaskDoc, contacts: ContactView[], owner?: DomainUserDoc): z.input<typeof taskOutput> {
+export function taskView(doc: TaskDoc, contacts: ContactView[], owner?: UserView): z.input<typeof taskOutput> {
   return {
     id: doc._id,
     subject: doc.subject,
@@ -19,9 +18,11 @@ export function taskView(doc: TaskDoc, contacts: ContactView[], owner?: DomainUs
     contacts,
     notes: doc.notes.map(String),
     owner_id: doc.owner,
-    ...(owner && { taskOwner: userView(owner) }),
+    ...(owner && { taskOwner: owner }),
     created_time: doc.created_time,
     updated_time: doc.updated_time,
     entity_type: 'task' as const,
   };
 }
+
+export type TaskView = ReturnType<typeof taskView>;

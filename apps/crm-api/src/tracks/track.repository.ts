@@ -1,12 +1,8 @@
-import { isDuplicateKey } from '@lib/mongo';
-import type { Connection } from 'mongoose';
-import { accountScope } from '../store/account-scope';
-import { trackModel, type TrackDoc } from './track.model';
+import type { AccountScope } from '../store/account-scope';
+import type { TrackDoc } from './track.model';
 
 /** The tracks of one account. */
-export function trackRepository(connection: Connection, account: number) {
-  const Track = trackModel(connection);
-  const scope = accountScope(Track, account);
+export function trackRepository(scope: AccountScope<TrackDoc>) {
   return {
     get: scope.get,
     byName: (name: string) => scope.findOne({ name }),
@@ -29,12 +25,7 @@ export function trackRepository(connection: Connection, account: number) {
       return (await scope.deleteOne({ _id: id })).deletedCount > 0;
     },
     /** Stores a deleted track again, as it was (a no-op if it is back already). */
-    async putBack(track: TrackDoc): Promise<void> {
-      if (track.account !== account) throw new Error(`track ${track._id} is not of account ${account}`);
-      await Track.create(track).catch((err) => {
-        if (!isDuplicateKey(err)) throw err;
-      });
-    },
+    putBack: (track: TrackDoc) => scope.putBack(track),
   };
 }
 

@@ -2,10 +2,7 @@ import { XML_NAMES } from '../http/xml-names';
 import { validationFailed } from '@lib/errors';
 import { xmlList, xmlRoot, type AnyRoute } from '@lib/routing';
 import { defineRoute } from '../define-route';
-import type { Request, Response } from 'express';
 import { commonErrors, notFoundError } from '../http/errors.outputs';
-import { reply, sendNoContent } from '../http/reply';
-import type { TrackDoc } from './track.model';
 import { trackOutput } from './track.outputs';
 import { trackInput, trackParams, type TrackInput } from './track.schemas';
 import type { TrackService } from './track.service';
@@ -28,8 +25,6 @@ function milestonesOf(body: TrackInput): string[] {
 }
 
 export function trackRoutes(tracks: TrackService): AnyRoute[] {
-  const sendOne = (req: Request, res: Response, doc: TrackDoc) => reply(req, res, trackView(doc), XML_NAMES.track);
-
   return [
     defineRoute({
       method: 'get',
@@ -38,7 +33,7 @@ export function trackRoutes(tracks: TrackService): AnyRoute[] {
       summary: 'K1: tracks of the account, the Default track first',
       tags: TAGS,
       responses: { 200: { description: 'Every track (never empty: the Default track always exists)', schema: xmlList(trackOutput, XML_NAMES.tracks) }, 401: commonErrors[401] },
-      handler: async ({ user, req }, res) => reply(req, res, (await tracks.list(user.account)).map(trackView), XML_NAMES.tracks),
+      handler: async ({ store }) => ({ status: 200, body: (await tracks.list(store)).map(trackView) }),
     }),
     defineRoute({
       method: 'post',
@@ -49,9 +44,9 @@ export function trackRoutes(tracks: TrackService): AnyRoute[] {
       tags: TAGS,
       request: { body: trackInput, bodyLimit: BODY_LIMITS.fields },
       responses: { 200: one, ...commonErrors },
-      handler: async ({ body, user, req }, res) => {
+      handler: async ({ body, store }) => {
         if (body.id !== undefined) throw validationFailed([{ field: 'id', message: 'must not be sent when creating; use PUT to update' }]);
-        sendOne(req, res, await tracks.create(user.account, body.name, milestonesOf(body)));
+        return { status: 200, body: trackView(await tracks.create(store, body.name, milestonesOf(body))) };
       },
     }),
     defineRoute({
@@ -63,10 +58,10 @@ export function trackRoutes(tracks: TrackService): AnyRoute[] {
       tags: TAGS,
       request: { body: trackInput, bodyLimit: BODY_LIMITS.fields },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
-      handler: async ({ body, user, req }, res) => {
+      handler: async ({ body, store }) => {
         const milestones = milestonesOf(body);
-        const doc = body.id === undefined ? await tracks.create(user.account, body.name, milestones) : await tracks.update(user.account, body.id, body.name, milestones);
-        sendOne(req, res, doc);
+        const doc = body.id === undefined ? await tracks.create(store, body.name, milestones) : await tracks.update(store, body.id, body.name, milestones);
+        return { status: 200, body: trackView(doc) };
       },
     }),
     defineRoute({
@@ -78,9 +73,9 @@ export function trackRoutes(tracks: TrackService): AnyRoute[] {
       tags: TAGS,
       request: { params: trackParams },
       responses: { 204: { description: 'Deleted (or there was no such track)' }, ...commonErrors },
-      handler: async ({ params, user }, res) => {
-        await tracks.remove(user.account, params.id);
-        sendNoContent(res);
+      handler: async ({ params, store }) => {
+        await tracks.remove(store, params.id);
+        return { status: 204 };
       },
     }),
   ];

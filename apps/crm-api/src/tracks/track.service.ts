@@ -1,8 +1,7 @@
 import { HttpError, conflict, validationFailed } from '@lib/errors';
 import { isDuplicateKey } from '@lib/mongo';
-import type { ForAccount } from '../store/account-scope';
+import type { AccountStore } from '../store/crm-store';
 import { DEFAULT_TRACK_NAME, type TrackDoc } from './track.model';
-import type { TrackRepository } from './track.repository';
 import { nowSeconds } from '../input/epoch';
 
 
@@ -15,22 +14,19 @@ const notEmpty = (track: string, where: string, count: number) =>
   new HttpError(400, 'track_not_empty', `${where} of the track ${track} still hold${count === 1 ? 's' : ''} ${count} deal${count === 1 ? '' : 's'}; move or delete ${count === 1 ? 'it' : 'them'} first`);
 
 
-/** How many deals of the account are in the track, in any of `milestones` (all milestones when omitted). */
-export type DealsInTrack = (account: number, track: number, milestones?: string[]) => Promise<number>;
+/** How many deals of the account are in the track, in any of `milestones` (all milestones when omitted): a milestone or track that holds deals cannot be removed. */
+const dealsIn = (store: AccountStore, track: number, milestones?: string[]) => store.deals.countInTrack(track, milestones);
 
 export interface TrackServiceOptions {
   /** Milestones of the Default track made for each account (CRM_DEFAULT_MILESTONES). */
   defaultMilestones: string[];
-  /** A milestone or track that holds deals cannot be removed. */
-  dealsIn: DealsInTrack;
 }
 
-export function trackService(tracks: ForAccount<TrackRepository>, options: TrackServiceOptions) {
-  const { dealsIn } = options;
-
-  async function insert(account: number, name: string, milestones: string[]): Promise<TrackDoc> {
+/** Use cases on the tracks of one account: every call takes the account's store. */
+export function trackService(options: TrackServiceOptions) {
+  async function insert(store: AccountStore, name: string, milestones: string[]): Promise<TrackDoc> {
     try {
-      return await tracks(account).insert(name, milestones, nowSeconds());
+      return await store.tracks.insert(name, milestones, nowSeconds());
     } catch (err) {
       if (isDuplicateKey(err)) throw duplicateName(name);
       throw err;
@@ -38,48 +34,45 @@ export function trackService(tracks: ForAccount<TrackRepository>, options: Track
   }
 
   /** The account's Default track, made on first use (concurrent first uses make one). */
-  async function defaultTrack(account: number): Promise<TrackDoc> {
-    const existing = await tracks(account).byName(DEFAULT_TRACK_NAME);
+  async function defaultTrack(store: AccountStore): Promise<TrackDoc> {
+    const existing = await store.tracks.byName(DEFAULT_TRACK_NAME);
     if (existing) return existing;
     try {
-      return await insert(account, DEFAULT_TRACK_NAME, options.defaultMilestones);
+      return await insert(store, DEFAULT_TRACK_NAME, options.defaultMilestones);
     } catch (err) {
-      const made = await tracks(account).byName(DEFAULT_TRACK_NAME);
+      const made = await store.tracks.byName(DEFAULT_TRACK_NAME);
       if (made) return made;
       throw err;
     }
   }
 
-  const find = (account: number, id: number) => tracks(account).get(id);
-
-  async function requireTrack(account: number, id: number): Promise<TrackDoc> {
-    const track = await find(account, id);
+  async function requireTrack(store: AccountStore, id: number): Promise<TrackDoc> {
+    const track = await store.tracks.get(id);
     if (!track) throw trackNotFound(id);
     return track;
   }
 
   return {
     defaultTrack,
-    find,
 
     /** K1: the Default track first (it has the lowest id of the account), then the others by id. */
-    async list(account: number): Promise<TrackDoc[]> {
-      await defaultTrack(account);
-      return tracks(account).all();
+    async list(store: AccountStore): Promise<TrackDoc[]> {
+      await defaultTrack(store);
+      return store.tracks.all();
     },
 
     /** D9/D10: `pipeline_id` 0 is the Default track; any other value must name a track of the account. */
-    async resolve(account: number, pipelineId: number): Promise<TrackDoc> {
-      if (pipelineId === 0) return defaultTrack(account);
-      const track = await find(account, pipelineId);
+    async resolve(store: AccountStore, pipelineId: number): Promise<TrackDoc> {
+      if (pipelineId === 0) return defaultTrack(store);
+      const track = await store.tracks.get(pipelineId);
       if (!track) throw validationFailed([{ field: 'pipeline_id', message: `names no track of this account (${pipelineId}); 0 is the Default track` }]);
       return track;
     },
 
     /** K2 (and K3 without id). */
-    async create(account: number, name: string, milestones: string[]): Promise<TrackDoc> {
-      await defaultTrack(account); // so that the Default track keeps the lowest id
-      return insert(account, name, milestones);
+    async create(store: AccountStore, name: string, milestones: string[]): Promise<TrackDoc> {
+      await defaultTrack(store); // so that the Default track keeps the lowest id
+      return insert(store, name, milestones);
     },
 
     /**
@@ -87,41 +80,41 @@ export function trackService(tracks: ForAccount<TrackRepository>, options: Track
      * (or renamed); checked before the write and again after it, so a deal placed there meanwhile
      * undoes the change instead of being hidden from the milestone views.
      */
-    async update(account: number, id: number, name: string, milestones: string[]): Promise<TrackDoc> {
-      const current = await requireTrack(account, id);
+    async update(store: AccountStore, id: number, name: string, milestones: string[]): Promise<TrackDoc> {
+      const current = await requireTrack(store, id);
       if (current.name === DEFAULT_TRACK_NAME) throw defaultTrackFixed('changed');
       const removed = current.milestones.filter((m) => !milestones.includes(m));
       const where = () => `The milestone${removed.length === 1 ? '' : 's'} ${removed.join(', ')}`;
-      const before = removed.length ? await dealsIn(account, id, removed) : 0;
+      const before = removed.length ? await dealsIn(store, id, removed) : 0;
       if (before) throw notEmpty(current.name, where(), before);
       let updated: TrackDoc | null;
       try {
-        updated = await tracks(account).update(id, current.rev, { name, milestones });
+        updated = await store.tracks.update(id, current.rev, { name, milestones });
       } catch (err) {
         if (isDuplicateKey(err)) throw duplicateName(name);
         throw err;
       }
       if (!updated) throw conflict(`Track ${id} was changed or deleted by another request meanwhile; try again`);
-      const after = removed.length ? await dealsIn(account, id, removed) : 0;
+      const after = removed.length ? await dealsIn(store, id, removed) : 0;
       if (after) {
-        await tracks(account).restore(id, updated.rev, current);
+        await store.tracks.restore(id, updated.rev, current);
         throw notEmpty(current.name, where(), after);
       }
       return updated;
     },
 
     /** K4: 204 also for an unknown id; never the Default track, never a track that holds deals. */
-    async remove(account: number, id: number): Promise<void> {
-      const current = await find(account, id);
+    async remove(store: AccountStore, id: number): Promise<void> {
+      const current = await store.tracks.get(id);
       if (!current) return;
       if (current.name === DEFAULT_TRACK_NAME) throw defaultTrackFixed('deleted');
-      const before = await dealsIn(account, id);
+      const before = await dealsIn(store, id);
       if (before) throw notEmpty(current.name, 'The milestones', before);
-      if (!(await tracks(account).remove(id))) return;
+      if (!(await store.tracks.remove(id))) return;
       // a deal placed in the track while it was being deleted: put the track back
-      const after = await dealsIn(account, id);
+      const after = await dealsIn(store, id);
       if (after) {
-        await tracks(account).putBack(current);
+        await store.tracks.putBack(current);
         throw notEmpty(current.name, 'The milestones', after);
       }
     },

@@ -1,0 +1,47 @@
+import { contactsShown } from '../contacts/contact-links';
+import type { AccountStore } from '../store/crm-store';
+import type { DealDoc } from './deal.model';
+import { DEAL_NOTES_SHOWN, type DealRelated } from './deal.presenter';
+
+/**
+ * The ids of each deal's oldest DEAL_NOTES_SHOWN notes. One read of all their notes, unless that
+ * read fills its limit (some deal has more): then each deal's own, bounded.
+ */
+async function noteIdsByDeal(store: AccountStore, dealIds: number[]): Promise<Map<number, number[]>> {
+  const limit = DEAL_NOTES_SHOWN * dealIds.length;
+  const notes = await store.notes.ofDeals(dealIds, limit);
+  if (notes.length === limit) {
+    const perDeal = await Promise.all(dealIds.map((id) => store.notes.ofDeals([id], DEAL_NOTES_SHOWN)));
+    return new Map(dealIds.map((id, i) => [id, perDeal[i].map((note) => note._id)]));
+  }
+  const byDeal = new Map<number, number[]>();
+  for (const note of notes) {
+    for (const deal of note.deals) {
+      const ids = byDeal.get(deal);
+      if (!ids) byDeal.set(deal, [note._id]);
+      else if (ids.length < DEAL_NOTES_SHOWN) ids.push(note._id);
+    }
+  }
+  return byDeal;
+}
+
+/**
+ * What deals are shown with, read once for a page of them: their contacts, then the owners of the
+ * deals and of those contacts together, alongside their track names and note ids. Driver reads (the
+ * documents lean() gave): a page of deals costs four of them.
+ */
+export async function dealRelations(store: AccountStore, deals: DealDoc[]): Promise<DealRelated> {
+  const [people, tracks, noteIds] = await Promise.all([
+    contactsShown(
+      store,
+      deals.flatMap((d) => d.contact_ids),
+      deals.map((d) => d.owner_id),
+    ),
+    store.tracks.namesOf([...new Set(deals.map((d) => d.pipeline_id))]),
+    noteIdsByDeal(
+      store,
+      deals.map((d) => d._id),
+    ),
+  ]);
+  return { ...people, trackNames: new Map(tracks.map((t) => [t._id, t.name])), noteIds };
+}

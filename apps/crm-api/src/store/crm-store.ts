@@ -1,0 +1,137 @@
+import { driverCollection } from '@lib/mongo';
+import { collectionSource, modelSource, type PageSource } from '@lib/paging';
+import type { Connection, Model } from 'mongoose';
+import { accountModel } from '../accounts/account.model';
+import { domainUserModel, type DomainUserDoc } from '../accounts/domain-user.model';
+import { userRepository, type UserRepository } from '../accounts/user.repository';
+import { contactModel, emailClaimModel, type ContactDoc } from '../contacts/contact.model';
+import { contactRepository, type ContactRepository } from '../contacts/contact.repository';
+import { contactSlotRepository, type ContactSlotRepository } from '../contacts/contact-slot.repository';
+import { emailClaimRepository, type EmailClaimRepository } from '../contacts/email-claim.repository';
+import { dealModel, type DealDoc } from '../deals/deal.model';
+import { dealRepository, type DealRepository } from '../deals/deal.repository';
+import { eventModel, type EventDoc } from '../events/event.model';
+import { eventRepository, type EventRepository } from '../events/event.repository';
+import { noteModel, type NoteDoc } from '../notes/note.model';
+import { noteRepository, type NoteRepository } from '../notes/note.repository';
+import type { CrmPager } from '../paging';
+import { taskModel, type TaskDoc } from '../tasks/task.model';
+import { taskRepository, type TaskRepository } from '../tasks/task.repository';
+import { trackModel, type TrackDoc } from '../tracks/track.model';
+import { trackRepository, type TrackRepository } from '../tracks/track.repository';
+import type { AccountId } from './account-id';
+import { accountDocument } from './account-document';
+import { accountScope, type AccountRecord, type ModelAccess } from './account-scope';
+import { keyedScope } from './keyed-scope';
+
+/** Every model of the service, registered on the connection once, so that the start-up makes each collection and its indexes before the first request. */
+const MODELS = { accounts: accountModel, users: domainUserModel, contacts: contactModel, claims: emailClaimModel, tracks: trackModel, deals: dealModel, notes: noteModel, tasks: taskModel, events: eventModel };
+
+/**
+ * The tenant data of one account: its repositories, each bound to the account. The only door to
+ * tenant data: services receive one of these (`ctx.store`, made once per request by the auth
+ * scheme), never a bare account number or a connection.
+ */
+export interface AccountStore {
+  readonly account: AccountId;
+  readonly users: UserRepository;
+  readonly contacts: ContactRepository;
+  /** The person emails claimed in the account (contacts/email-claims.ts). */
+  readonly claims: EmailClaimRepository;
+  /** The account's contact count and slot reservations (contacts/contact-slots.ts). */
+  readonly slots: ContactSlotRepository;
+  readonly tracks: TrackRepository;
+  readonly deals: DealRepository;
+  readonly notes: NoteRepository;
+  readonly tasks: TaskRepository;
+  readonly events: EventRepository;
+}
+
+function access<T extends AccountRecord>(model: Model<T>): ModelAccess<T> {
+  const driver = driverCollection(model);
+  return { model, driver, lean: modelSource(model), raw: collectionSource(driver) as unknown as PageSource<T>, collectionName: model.collection.collectionName };
+}
+
+/** What the stores of one database are made of, made once. */
+function partsOf(connection: Connection, pager: CrmPager) {
+  const models = Object.fromEntries(Object.entries(MODELS).map(([name, model]) => [name, model(connection)])) as { [K in keyof typeof MODELS]: ReturnType<(typeof MODELS)[K]> };
+  return {
+    pager,
+    users: access<DomainUserDoc>(models.users),
+    contacts: access<ContactDoc>(models.contacts),
+    tracks: access<TrackDoc>(models.tracks),
+    deals: access<DealDoc>(models.deals),
+    notes: access<NoteDoc>(models.notes),
+    tasks: access<TaskDoc>(models.tasks),
+    events: access<EventDoc>(models.events),
+    claims: { model: models.claims, driver: driverCollection(models.claims) },
+    accounts: driverCollection(models.accounts),
+  };
+}
+
+type Parts = ReturnType<typeof partsOf>;
+
+/**
+ * One account's store, made per request: each repository is built on first use and kept, so a
+ * request builds only those it uses. What it is made of is private (`#parts`): nothing reaches a
+ * model through it.
+ */
+class AccountData implements AccountStore {
+  readonly #parts: Parts;
+  #users?: UserRepository;
+  #contacts?: ContactRepository;
+  #claims?: EmailClaimRepository;
+  #slots?: ContactSlotRepository;
+  #tracks?: TrackRepository;
+  #deals?: DealRepository;
+  #notes?: NoteRepository;
+  #tasks?: TaskRepository;
+  #events?: EventRepository;
+
+  constructor(
+    readonly account: AccountId,
+    parts: Parts,
+  ) {
+    this.#parts = parts;
+  }
+
+  #scope<T extends AccountRecord>(records: ModelAccess<T>) {
+    return accountScope(records, this.account, this.#parts.pager);
+  }
+
+  get users() {
+    return (this.#users ??= userRepository(this.#scope(this.#parts.users)));
+  }
+  get contacts() {
+    return (this.#contacts ??= contactRepository(this.#scope(this.#parts.contacts)));
+  }
+  get claims() {
+    return (this.#claims ??= emailClaimRepository(keyedScope(this.#parts.claims.model, this.#parts.claims.driver, this.account)));
+  }
+  get slots() {
+    return (this.#slots ??= contactSlotRepository(accountDocument(this.#parts.accounts, this.account)));
+  }
+  get tracks() {
+    return (this.#tracks ??= trackRepository(this.#scope(this.#parts.tracks)));
+  }
+  get deals() {
+    return (this.#deals ??= dealRepository(this.#scope(this.#parts.deals)));
+  }
+  get notes() {
+    return (this.#notes ??= noteRepository(this.#scope(this.#parts.notes)));
+  }
+  get tasks() {
+    return (this.#tasks ??= taskRepository(this.#scope(this.#parts.tasks)));
+  }
+  get events() {
+    return (this.#events ??= eventRepository(this.#scope(this.#parts.events)));
+  }
+}
+
+/** The account-bound stores of one database: `of(account)` is the store of one account. */
+export function crmStore(connection: Connection, pager: CrmPager) {
+  const parts = partsOf(connection, pager);
+  return { of: (account: AccountId): AccountStore => new AccountData(account, parts) };
+}
+
+export type CrmStore = ReturnType<typeof crmStore>;
