@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Schema, type Connection, type Model } from 'mongoose';
 import { driverCollection } from './driver-collection';
+import { retryWhileRaced } from './retry';
 
 interface CounterDoc {
   _id: string;
@@ -120,20 +121,27 @@ export async function insertWithSequenceId<T extends { _id: number }>(
 ): Promise<T> {
   if (!model.schema.path(INSERT_TOKEN)) throw new Error(`the schema of ${model.modelName} must declare insertTokenField`);
   const insert = options.insert ?? (async (doc: WithToken<T>) => (await model.create(doc)).toObject() as T);
-  for (let attempt = 1; ; attempt++) {
-    const doc = await build(await ids.next());
-    const token = randomBytes(12).toString('base64url');
-    try {
-      return withoutToken(await insert({ ...doc, [INSERT_TOKEN]: token }));
-    } catch (err) {
-      const holder = await duplicateIdHolder(err, model, doc._id, token);
-      if (holder === 'no') throw err;
-      if (holder !== 'another') return holder;
-      await options.abandon?.(doc);
-      if (attempt >= MAX_ID_ATTEMPTS) throw err;
-      await ids.taken(doc._id, async () => (await model.findOne({}, { _id: 1 }).sort({ _id: -1 }).lean<{ _id: number }>())?._id);
-    }
-  }
+  let taken: unknown;
+  return retryWhileRaced(
+    async () => {
+      const doc = await build(await ids.next());
+      const token = randomBytes(12).toString('base64url');
+      try {
+        return withoutToken(await insert({ ...doc, [INSERT_TOKEN]: token }));
+      } catch (err) {
+        const holder = await duplicateIdHolder(err, model, doc._id, token);
+        if (holder === 'no') throw err;
+        if (holder !== 'another') return holder;
+        await options.abandon?.(doc);
+        taken = err;
+        await ids.taken(doc._id, async () => (await model.findOne({}, { _id: 1 }).sort({ _id: -1 }).lean<{ _id: number }>())?._id);
+        return undefined;
+      }
+    },
+    // every id drawn was taken: the last duplicate-key error
+    () => taken as Error,
+    { attempts: MAX_ID_ATTEMPTS },
+  );
 }
 
 function withoutToken<T>(doc: T): T {
@@ -143,9 +151,9 @@ function withoutToken<T>(doc: T): T {
 
 /** Whether a failed insert hit a duplicate `_id`, and if so the stored document when it carries this insert's token (a retried write). */
 async function duplicateIdHolder<T extends { _id: number }>(err: unknown, model: Model<T>, id: number, token: string): Promise<T | 'another' | 'no'> {
-  const e = err as { code?: number; keyPattern?: Record<string, unknown>; message?: string };
+  const e = err as { keyPattern?: Record<string, unknown>; message?: string };
   const onId = e.keyPattern ? Object.keys(e.keyPattern).join() === '_id' : / index: _id_ /.test(e.message ?? '');
-  if (e.code !== 11000 || !onId) return 'no';
+  if (!isDuplicateKey(err) || !onId) return 'no';
   const stored = await driverCollection(model).findOne({ _id: id } as never);
   if (!stored) return 'no';
   return (stored as Record<string, unknown>)[INSERT_TOKEN] === token ? withoutToken(stored as T) : 'another';

@@ -1,5 +1,7 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { HttpError } from '@lib/errors';
+// the secrets helpers alone (not the whole HTTP lib: express, the logger…)
+import { sameBytes } from '@lib/http/secrets';
 import type { z } from 'zod';
 
 const SIGNATURE_BYTES = 16;
@@ -37,7 +39,7 @@ export class CursorCodec {
     // base64url decoding ignores stray bits and characters: accept only the canonical spelling
     if (given.toString('base64url') !== signature) throw invalidCursor();
     const expected = this.sign(body, scope);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalidCursor();
+    if (!sameBytes(given, expected)) throw invalidCursor();
     let payload: unknown;
     try {
       payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
