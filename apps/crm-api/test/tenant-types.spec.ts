@@ -26,7 +26,7 @@ export function refusedForms(stores: CrmStore, scope: AccountScope<ContactDoc>, 
   // @ts-expect-error nor is a literal
   stores.of(5);
   // @ts-expect-error nor is a user's account field read as a number
-  const fromField: AccountId = user.account;
+  const _fromField: AccountId = user.account;
   // @ts-expect-error an AccountId is made from a signed-in user, not from a number
   accountIdOf(params.id);
   const store = stores.of(accountIdOf(user)); // the form the auth scheme uses

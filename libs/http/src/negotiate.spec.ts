@@ -34,6 +34,7 @@ const routes: AnyRoute[] = negotiatedRoutes(
       path: '/either/:kind',
       auth: 'public',
       summary: 'a list of one of two kinds, each with its own XML names',
+      request: { params: z.object({ kind: z.string() }) },
       responses: { 200: { description: 'contacts or deals', schema: z.union([list.schema, xmlList(z.strictObject({ deal: z.string() }), { root: 'collection', item: 'opportunity' })]) } },
       handler: ({ params }) => ({ status: 200, body: params.kind === 'deals' ? [{ deal: 'Big' }] : contacts }),
     }),
