@@ -58,11 +58,7 @@ export function trackRoutes(tracks: TrackService): AnyRoute[] {
       tags: TAGS,
       request: { body: trackInput, bodyLimit: BODY_LIMITS.fields },
       responses: { 200: one, 404: notFoundError, ...commonErrors },
-      handler: async ({ body, store }) => {
-        const milestones = milestonesOf(body);
-        const doc = body.id === undefined ? await tracks.create(store, body.name, milestones) : await tracks.update(store, body.id, body.name, milestones);
-        return { status: 200, body: trackView(doc) };
-      },
+      handler: async ({ body, store }) => ({ status: 200, body: trackView(await tracks.save(store, body.id, body.name, milestonesOf(body))) }),
     }),
     defineRoute({
       method: 'delete',

@@ -52,6 +52,40 @@ export function trackService(options: TrackServiceOptions) {
     return track;
   }
 
+  /** K2 (and K3 without id). */
+  async function create(store: AccountStore, name: string, milestones: string[]): Promise<TrackDoc> {
+    await defaultTrack(store); // so that the Default track keeps the lowest id
+    return insert(store, name, milestones);
+  }
+
+  /**
+   * K3 with an id: new name and milestones. A milestone that still holds deals cannot be removed
+   * (or renamed); checked before the write and again after it, so a deal placed there meanwhile
+   * undoes the change instead of being hidden from the milestone views.
+   */
+  async function update(store: AccountStore, id: number, name: string, milestones: string[]): Promise<TrackDoc> {
+    const current = await requireTrack(store, id);
+    if (current.name === DEFAULT_TRACK_NAME) throw defaultTrackFixed('changed');
+    const removed = current.milestones.filter((m) => !milestones.includes(m));
+    const where = () => `The milestone${removed.length === 1 ? '' : 's'} ${removed.join(', ')}`;
+    const before = removed.length ? await dealsIn(store, id, removed) : 0;
+    if (before) throw notEmpty(current.name, where(), before);
+    let updated: TrackDoc | null;
+    try {
+      updated = await store.tracks.update(id, current.rev, { name, milestones });
+    } catch (err) {
+      if (isDuplicateKey(err)) throw duplicateName(name);
+      throw err;
+    }
+    if (!updated) throw conflict(`Track ${id} was changed or deleted by another request meanwhile; try again`);
+    const after = removed.length ? await dealsIn(store, id, removed) : 0;
+    if (after) {
+      await store.tracks.restore(id, updated.rev, current);
+      throw notEmpty(current.name, where(), after);
+    }
+    return updated;
+  }
+
   return {
     defaultTrack,
 
@@ -69,39 +103,12 @@ export function trackService(options: TrackServiceOptions) {
       return track;
     },
 
-    /** K2 (and K3 without id). */
-    async create(store: AccountStore, name: string, milestones: string[]): Promise<TrackDoc> {
-      await defaultTrack(store); // so that the Default track keeps the lowest id
-      return insert(store, name, milestones);
-    },
+    /** K2. */
+    create,
 
-    /**
-     * K3 with an id: new name and milestones. A milestone that still holds deals cannot be removed
-     * (or renamed); checked before the write and again after it, so a deal placed there meanwhile
-     * undoes the change instead of being hidden from the milestone views.
-     */
-    async update(store: AccountStore, id: number, name: string, milestones: string[]): Promise<TrackDoc> {
-      const current = await requireTrack(store, id);
-      if (current.name === DEFAULT_TRACK_NAME) throw defaultTrackFixed('changed');
-      const removed = current.milestones.filter((m) => !milestones.includes(m));
-      const where = () => `The milestone${removed.length === 1 ? '' : 's'} ${removed.join(', ')}`;
-      const before = removed.length ? await dealsIn(store, id, removed) : 0;
-      if (before) throw notEmpty(current.name, where(), before);
-      let updated: TrackDoc | null;
-      try {
-        updated = await store.tracks.update(id, current.rev, { name, milestones });
-      } catch (err) {
-        if (isDuplicateKey(err)) throw duplicateName(name);
-        throw err;
-      }
-      if (!updated) throw conflict(`Track ${id} was changed or deleted by another request meanwhile; try again`);
-      const after = removed.length ? await dealsIn(store, id, removed) : 0;
-      if (after) {
-        await store.tracks.restore(id, updated.rev, current);
-        throw notEmpty(current.name, where(), after);
-      }
-      return updated;
-    },
+    /** K3: the track with the id renamed and given the milestones (see update); without an id, a new one (K2). */
+    save: (store: AccountStore, id: number | undefined, name: string, milestones: string[]): Promise<TrackDoc> =>
+      id === undefined ? create(store, name, milestones) : update(store, id, name, milestones),
 
     /** K4: 204 also for an unknown id; never the Default track, never a track that holds deals. */
     async remove(store: AccountStore, id: number): Promise<void> {
