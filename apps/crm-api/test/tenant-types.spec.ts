@@ -19,7 +19,7 @@ import { person, setupCrmApp, type TestUser } from './setup-app';
 const ok = { 200: { description: 'ok', schema: z.strictObject({ n: z.number() }) } };
 
 /** Never called: type checks only. */
-export function refusedForms(stores: CrmStore, scope: AccountScope<ContactDoc>, contacts: ContactService, user: DomainUserDoc, connection: Connection, params: { id: number }) {
+export function refusedForms(stores: CrmStore, scope: AccountScope<ContactDoc>, contacts: ContactService, user: DomainUserDoc, connection: Connection, params: { id: number }, readWhole: Partial<ContactDoc>) {
   // a bare number where an AccountId is required
   // @ts-expect-error an id from the request is not an AccountId
   stores.of(params.id);
@@ -52,6 +52,8 @@ export function refusedForms(stores: CrmStore, scope: AccountScope<ContactDoc>, 
   scope.updateByRevision(1, () => ({ account: 2 }));
   // @ts-expect-error in the fields set beside a list removal
   scope.removeFromLists({}, 'contacts', [1], { account: 2 });
+  // @ts-expect-error in a repository's changes: a record read whole (it holds its account) is not a change
+  void store.contacts.writeLeased(1, 'lease', { ...readWhole });
 
   // a repository call without its store
   // @ts-expect-error a service takes the account's store, not an account number

@@ -1,4 +1,6 @@
+import { xmlList } from '@lib/routing';
 import { z } from '@lib/validation';
+import { XML_NAMES } from '../http/xml-names';
 import { userOutput } from '../accounts/user.outputs';
 
 /** Response schemas, for the OpenAPI document. */
@@ -27,4 +29,5 @@ export const pagedContactOutput = contactOutput.extend({
   cursor: z.string().optional().meta({ description: 'On the last item when another page exists' }),
 });
 
-export const contactListOutput = z.array(pagedContactOutput);
+/** A page of contacts: `<contacts><contact>…</contact>…</contacts>` in XML. */
+export const contactListOutput = xmlList(pagedContactOutput, XML_NAMES.contacts);

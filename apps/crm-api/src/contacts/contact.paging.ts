@@ -1,9 +1,9 @@
 import type { DomainUserDoc } from '../accounts/domain-user.model';
 import { readBatchFor, SENT_BYTES_PER_CHAR, STORED_BYTES_PER_CHAR, type ListReading } from '../http/page-budget';
-import type { ListAnswer } from '../http/page-reply';
-import { XML_NAMES } from '../http/xml-names';
+import { listNames, type ListAnswer } from '../http/page-reply';
 import { MAX_PROPERTIES, PROPERTY_TEXT_MAX, TAG_LENGTH_MAX, TAG_MAX, WIDGET_PROPERTIES_MAX } from './contact-rules';
 import type { ContactDoc } from './contact.model';
+import { contactListOutput } from './contact.outputs';
 import { contactViews } from './contact.presenter';
 import type { ContactView } from './contact.view';
 
@@ -24,7 +24,7 @@ export const CONTACT_WORST_BYTES = {
 export const CONTACT_READING: ListReading<ContactDoc> = { readBatch: readBatchFor(CONTACT_WORST_BYTES.stored) };
 
 /** How a contact list answers its page: each contact shown with its owner. */
-export const CONTACT_PAGE: ListAnswer<ContactDoc, DomainUserDoc[], ContactView> = { reading: CONTACT_READING, view: contactViews, xml: XML_NAMES.contacts };
+export const CONTACT_PAGE: ListAnswer<ContactDoc, DomainUserDoc[], ContactView> = { reading: CONTACT_READING, view: contactViews, xml: listNames(contactListOutput) };
 
 /** Bytes presenting a record loads for `related` contacts shown in full. */
 export const relatedContactsBytes = (related: number) => related * CONTACT_WORST_BYTES.sent;

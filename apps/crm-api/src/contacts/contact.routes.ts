@@ -35,7 +35,7 @@ import { BODY_LIMITS } from '../http/body-limits';
 
 const TAGS = ['contacts'];
 const one = { description: 'The contact', schema: xmlRoot(contactOutput, XML_NAMES.contact.root) };
-const page = { description: 'A page of contacts: count on the first, cursor on the last when more follow', schema: xmlList(contactListOutput.element, XML_NAMES.contacts) };
+const page = { description: 'A page of contacts: count on the first, cursor on the last when more follow', schema: contactListOutput };
 
 function assertEmail(email: string, field: string): void {
   if (!isEmail(email)) throw validationFailed([{ field, message: `${email} is not a valid email address` }]);

@@ -5,6 +5,7 @@ import { escapeRegex, retryWhileRaced } from '@lib/mongo';
 import type { DomainUserDoc } from '../accounts/domain-user.model';
 import { contactDeleted } from '../deletions/contact-deletion';
 import type { PageParams, Shown, ShownPage, SortedPageParams } from '../paging';
+import type { Changes } from '../store/account-scope';
 import type { AccountStore } from '../store/crm-store';
 import { withOwners } from './contact-links';
 import { assertContactRules, emailsOf, TAG_MAX, type ContactState } from './contact-rules';
@@ -126,7 +127,7 @@ export function contactService(slots: ContactSlots) {
   }
 
   /** Whole-contact edits: compute the next state from the current one and write it under the lease. */
-  function edit(store: AccountStore, id: number, next: (current: ContactDoc) => Promise<Partial<ContactDoc>> | Partial<ContactDoc>): Promise<ContactDoc> {
+  function edit(store: AccountStore, id: number, next: (current: ContactDoc) => Promise<Changes<ContactDoc>> | Changes<ContactDoc>): Promise<ContactDoc> {
     return withLease(store, id, async (token) => {
       const current = await reload(store, id);
       const changes = await next(current);
@@ -321,7 +322,7 @@ export function contactService(slots: ContactSlots) {
         throw validationFailed([{ field: 'type', message: `cannot change from ${current.type} to ${input.type}` }]);
       }
       assertCampaignLists(input, current);
-      const changes: Partial<ContactDoc> = {};
+      const changes: Changes<ContactDoc> = {};
       if (input.tags) {
         changes.tag_times = tagTimes(input.tags, current.tag_times);
         changes.tag_count = Object.keys(changes.tag_times).length;

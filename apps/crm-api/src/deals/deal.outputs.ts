@@ -1,6 +1,7 @@
-import { xmlRoot } from '@lib/routing';
+import { xmlList, xmlRoot } from '@lib/routing';
 import { z } from '@lib/validation';
 import { userOutput } from '../accounts/user.outputs';
+import { XML_NAMES } from '../http/xml-names';
 import { contactOutput } from '../contacts/contact.outputs';
 
 /** Response schemas, for the OpenAPI document. */
@@ -30,7 +31,8 @@ export const pagedDealOutput = dealOutput.extend({
   cursor: z.string().optional().meta({ description: 'On the last item when another page exists' }),
 });
 
-export const dealPageOutput = z.array(pagedDealOutput);
+/** A page of deals: `<collection><opportunity>…</opportunity>…</collection>` in XML. */
+export const dealPageOutput = xmlList(pagedDealOutput, XML_NAMES.deals);
 /** D8/D9: the same answer in each type's shape (XML element names cannot hold every milestone name). */
 export const byMilestoneOutput = xmlRoot(
   z.union([

@@ -1,11 +1,11 @@
 import { MAX_RELATED_CONTACTS } from '../contacts/contact-links';
 import { CONTACT_WORST_BYTES, relatedContactsBytes } from '../contacts/contact.paging';
 import { readBatchFor, SENT_BYTES_PER_CHAR, STORED_BYTES_PER_CHAR, type ListReading } from '../http/page-budget';
-import type { ListAnswer } from '../http/page-reply';
-import { XML_NAMES } from '../http/xml-names';
+import { listNames, type ListAnswer } from '../http/page-reply';
 import { MAX_MILESTONE_LENGTH } from '../tracks/milestones';
 import { TRACK_NAME_MAX } from '../tracks/track.schemas';
 import type { DealDoc } from './deal.model';
+import { dealPageOutput } from './deal.outputs';
 import { DEAL_NOTES_SHOWN, dealViews, type DealRelated } from './deal.presenter';
 import type { DealView } from './deal.view';
 import { CUSTOM_TEXT_MAX, DEAL_DESCRIPTION_MAX, DEAL_NAME_MAX, MAX_CUSTOM_DATA } from './deal.schemas';
@@ -32,4 +32,4 @@ export const DEAL_READING: ListReading<DealDoc> = {
 };
 
 /** How a deal list answers its page: each deal shown with its contacts, owners, track name and note ids. */
-export const DEAL_PAGE: ListAnswer<DealDoc, DealRelated, DealView> = { reading: DEAL_READING, view: dealViews, xml: XML_NAMES.deals };
+export const DEAL_PAGE: ListAnswer<DealDoc, DealRelated, DealView> = { reading: DEAL_READING, view: dealViews, xml: listNames(dealPageOutput) };

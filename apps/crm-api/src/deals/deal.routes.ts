@@ -1,6 +1,6 @@
 import { XML_NAMES } from '../http/xml-names';
 import { validationFailed } from '@lib/errors';
-import { xmlRoot, xmlList, type AnyRoute } from '@lib/routing';
+import { xmlRoot, type AnyRoute } from '@lib/routing';
 import { defineRoute } from '../define-route';
 import { isEmail } from '../contacts/contact-rules';
 import { commonErrors, notFoundError } from '../http/errors.outputs';
@@ -16,7 +16,7 @@ import { BODY_LIMITS } from '../http/body-limits';
 const TAGS = ['deals'];
 const BASE = '/dev/api/opportunity';
 const one = { description: 'The deal', schema: xmlRoot(dealOutput, XML_NAMES.deal.root) };
-const page = { description: 'A page of deals, oldest first: count on the first, cursor on the last when more follow', schema: xmlList(dealPageOutput.element, XML_NAMES.deals) };
+const page = { description: 'A page of deals, oldest first: count on the first, cursor on the last when more follow', schema: dealPageOutput };
 const byMilestone = {
   description: 'Every milestone of the track in track order with its deals, oldest first. XML: <milestones><milestone><name>Open</name><opportunity>…</opportunity>…</milestone>…',
   schema: byMilestoneOutput,

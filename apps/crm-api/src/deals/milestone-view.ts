@@ -1,9 +1,8 @@
 import { listText, XML_DECLARATION, xmlElementText, type MediaKind } from '@lib/http';
 import { fillPage, type PageReader } from '@lib/paging';
 import { PAGE_BUDGET_BYTES, PRESENTED_AT_ONCE_BYTES } from '../http/page-budget';
-import { XML_NAMES } from '../http/xml-names';
 import type { DealDoc } from './deal.model';
-import { DEAL_READING } from './deal.paging';
+import { DEAL_PAGE, DEAL_READING } from './deal.paging';
 import { dealViews, type DealRelated } from './deal.presenter';
 import type { DealView } from './deal.view';
 
@@ -55,7 +54,7 @@ export async function milestoneView(
   kind: MediaKind,
   milestones: readonly string[],
 ): Promise<MilestoneView> {
-  const list = listText(kind, XML_NAMES.deals);
+  const list = listText(kind, DEAL_PAGE.xml);
   const views: DealView[] = [];
   const filled = await fillPage(deals, {
     size: deals.size,

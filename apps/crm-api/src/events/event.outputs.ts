@@ -1,4 +1,6 @@
+import { xmlList } from '@lib/routing';
 import { z } from '@lib/validation';
+import { XML_NAMES } from '../http/xml-names';
 import { contactOutput } from '../contacts/contact.outputs';
 import { EVENT_COLORS } from './event.model';
 
@@ -16,9 +18,10 @@ export const eventOutput = z.strictObject({
   updated_time: z.number().int().meta({ description: 'epoch seconds' }),
 }).meta({ id: 'Event' });
 
-export const eventListOutput = z.array(
+export const eventListOutput = xmlList(
   eventOutput.extend({
     count: z.number().int().optional().meta({ description: 'On the first item: number of all matching events' }),
     cursor: z.string().optional().meta({ description: 'On the last item when another page exists' }),
   }),
+  XML_NAMES.events,
 );

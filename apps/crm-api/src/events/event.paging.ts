@@ -2,9 +2,9 @@ import { MAX_RELATED_CONTACTS } from '../contacts/contact-links';
 import { CONTACT_WORST_BYTES, relatedContactsBytes } from '../contacts/contact.paging';
 import type { ContactsShown } from '../contacts/contact-links';
 import { readBatchFor, SENT_BYTES_PER_CHAR, STORED_BYTES_PER_CHAR, type ListReading } from '../http/page-budget';
-import type { ListAnswer } from '../http/page-reply';
-import { XML_NAMES } from '../http/xml-names';
+import { listNames, type ListAnswer } from '../http/page-reply';
 import type { EventDoc } from './event.model';
+import { eventListOutput } from './event.outputs';
 import { eventViews } from './event.presenter';
 import type { EventView } from './event.view';
 import { EVENT_TITLE_MAX } from './event.schemas';
@@ -25,4 +25,4 @@ export const EVENT_READING: ListReading<EventDoc> = {
 };
 
 /** How an event list answers its page: each event shown with its contacts. */
-export const EVENT_PAGE: ListAnswer<EventDoc, ContactsShown, EventView> = { reading: EVENT_READING, view: eventViews, xml: XML_NAMES.events };
+export const EVENT_PAGE: ListAnswer<EventDoc, ContactsShown, EventView> = { reading: EVENT_READING, view: eventViews, xml: listNames(eventListOutput) };

@@ -1,6 +1,6 @@
 import { XML_NAMES } from '../http/xml-names';
 import { validationFailed } from '@lib/errors';
-import { xmlRoot, xmlList, type AnyRoute } from '@lib/routing';
+import { xmlRoot, type AnyRoute } from '@lib/routing';
 import { defineRoute } from '../define-route';
 import { BODY_LIMITS } from '../http/body-limits';
 import { sentContactIds } from '../contacts/contact-links';
@@ -14,7 +14,7 @@ import { shownEventView } from './event.presenter';
 
 const TAGS = ['events'];
 const one = { description: 'The event, with its contacts as contact objects', schema: xmlRoot(eventOutput, XML_NAMES.event.root) };
-const list = { description: 'Events by start time: count on the first, cursor on the last when more follow (an empty list when none)', schema: xmlList(eventListOutput.element, XML_NAMES.events) };
+const list = { description: 'Events by start time: count on the first, cursor on the last when more follow (an empty list when none)', schema: eventListOutput };
 
 /** The sent fields of an E3/E4 body, under the names the service uses. */
 function changesOf(body: EventInput): EventChanges {

@@ -1,4 +1,4 @@
-import { xmlList, type AnyRoute } from '@lib/routing';
+import type { AnyRoute } from '@lib/routing';
 import { defineRoute } from '../define-route';
 import { BODY_LIMITS } from '../http/body-limits';
 import { z } from '@lib/validation';
@@ -10,7 +10,6 @@ import { commonErrors, noContent } from '../http/errors.outputs';
 import { pageOrNoContent } from '../http/page-reply';
 import { DEFAULT_PAGE_SIZE } from '../paging';
 import { DEAL_PAGE_DEFAULT } from '../deals/deal.schemas';
-import { XML_NAMES } from '../http/xml-names';
 import { dynamicFilterForm, MAX_FILTER_JSON, MAX_RULES } from './filter.schemas';
 import type { FilterService } from './filter.service';
 
@@ -29,7 +28,7 @@ export function filterRoutes(filters: FilterService): AnyRoute[] {
       tags: ['filters'],
       request: { body: dynamicFilterForm, bodyTypes: ['form', 'json'], bodyLimit: BODY_LIMITS.record },
       responses: {
-        200: { description: 'A page of contacts or companies, or of deals for OPPORTUNITY: count on the first, cursor on the last when more follow', schema: z.union([xmlList(contactListOutput.element, XML_NAMES.contacts), xmlList(dealPageOutput.element, XML_NAMES.deals)]) },
+        200: { description: 'A page of contacts or companies, or of deals for OPPORTUNITY: count on the first, cursor on the last when more follow', schema: z.union([contactListOutput, dealPageOutput]) },
         204: noContent,
         ...commonErrors,
       },

@@ -1,4 +1,6 @@
 import { listText, type MediaKind } from '@lib/http';
+import { xmlNamesOf } from '@lib/routing';
+import type { z } from '@lib/validation';
 import { fillPage } from '@lib/paging';
 import type { ShownPage } from '../paging';
 import { CURSOR_BYTES, PAGE_BUDGET_BYTES, PRESENTED_AT_ONCE_BYTES, type ListReading } from './page-budget';
@@ -8,8 +10,15 @@ export interface ListAnswer<T, R, V> {
   reading: ListReading<T>;
   /** Views of the records, one per record, in order, given what the service read with them (no database). */
   view(records: T[], related: R): V[];
-  /** XML names of the list and its items (the names its response schema declares, http/xml-names.ts). */
+  /** XML names of the list and its items: those its response schema declares (listNames). */
   xml: { root: string; item: string };
+}
+
+/** The XML names a list's response schema declares (xmlList): a page is written in them, so its text is its body as the reply path writes it. */
+export function listNames(schema: z.ZodType): { root: string; item: string } {
+  const names = xmlNamesOf(schema);
+  if (!names?.item) throw new Error('a list answer needs a response schema naming its XML list and items (xmlList)');
+  return { root: names.root, item: names.item };
 }
 
 /** An item of a page as convention 6 shapes it: `count` (every match) on the first, `cursor` on the last when more follow. */

@@ -5,7 +5,9 @@
  * `<collection>` of them (`DealCollection`, `NoteCollection`). Contacts keep the spec's names
  * (C1: `<contacts>` of `<contact>`). The client's `User` (`<owner>`) is a deal's `owner` element,
  * which has that name already; it reads no user endpoint, so users, like the resources it has no
- * class for, keep their own names.
+ * class for, keep their own names. Used only in response (and request body) declarations,
+ * `xmlRoot`/`xmlList`: the reply path reads the names from there, and a page is written in the
+ * names its list schema declares (`listNames`, http/page-reply.ts).
  */
 export const XML_NAMES = {
   contact: { root: 'contact' },

@@ -1,4 +1,6 @@
+import { xmlList } from '@lib/routing';
 import { z } from '@lib/validation';
+import { XML_NAMES } from '../http/xml-names';
 
 /** Response schemas, for the OpenAPI document. */
 export const noteOutput = z.strictObject({
@@ -13,9 +15,10 @@ export const noteOutput = z.strictObject({
   entity_type: z.literal('note'),
 }).meta({ id: 'Note' });
 
-export const noteListOutput = z.array(
+export const noteListOutput = xmlList(
   noteOutput.extend({
     count: z.number().int().optional().meta({ description: 'On the first item: number of all matching notes' }),
     cursor: z.string().optional().meta({ description: 'On the last item when another page exists' }),
   }),
+  XML_NAMES.notes,
 );

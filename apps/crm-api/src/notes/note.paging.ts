@@ -1,8 +1,8 @@
 import { MAX_LINKS, MAX_RELATED_CONTACTS } from '../contacts/contact-links';
 import { readBatchFor, SENT_BYTES_PER_CHAR, STORED_BYTES_PER_CHAR, type ListReading } from '../http/page-budget';
-import type { ListAnswer } from '../http/page-reply';
-import { XML_NAMES } from '../http/xml-names';
+import { listNames, type ListAnswer } from '../http/page-reply';
 import type { NoteDoc } from './note.model';
+import { noteListOutput } from './note.outputs';
 import { noteView, type NoteView } from './note.view';
 import { NOTE_DESCRIPTION_MAX, NOTE_SUBJECT_MAX } from './note.schemas';
 
@@ -19,4 +19,4 @@ export const NOTE_WORST_BYTES = {
 export const NOTE_READING: ListReading<NoteDoc> = { readBatch: readBatchFor(NOTE_WORST_BYTES.stored) };
 
 /** How a note list answers its page: notes as they are. */
-export const NOTE_PAGE: ListAnswer<NoteDoc, undefined, NoteView> = { reading: NOTE_READING, view: (docs) => docs.map(noteView), xml: XML_NAMES.notes };
+export const NOTE_PAGE: ListAnswer<NoteDoc, undefined, NoteView> = { reading: NOTE_READING, view: (docs) => docs.map(noteView), xml: listNames(noteListOutput) };

@@ -1,6 +1,6 @@
 import { XML_NAMES } from '../http/xml-names';
 import { validationFailed } from '@lib/errors';
-import { xmlRoot, xmlList, type AnyRoute } from '@lib/routing';
+import { xmlRoot, type AnyRoute } from '@lib/routing';
 import { defineRoute } from '../define-route';
 import type { DomainUserDoc } from '../accounts/domain-user.model';
 import { sentContactIds } from '../contacts/contact-links';
@@ -16,7 +16,7 @@ import { BODY_LIMITS } from '../http/body-limits';
 
 const TAGS = ['notes'];
 const one = { description: 'The note', schema: xmlRoot(noteOutput, XML_NAMES.note.root) };
-const list = { description: 'Notes, oldest first: count on the first, cursor on the last when more follow (an empty list when none)', schema: xmlList(noteListOutput.element, XML_NAMES.notes) };
+const list = { description: 'Notes, oldest first: count on the first, cursor on the last when more follow (an empty list when none)', schema: noteListOutput };
 
 /** The relation fields a write sent, under the names the service uses. */
 function relationsOf(body: Pick<NoteInput, 'contact_ids' | 'contacts' | 'deal_ids' | 'owner_id'>): Partial<NoteFields> {

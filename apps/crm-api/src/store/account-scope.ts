@@ -26,8 +26,8 @@ export type ScopedSet = Record<string, unknown> & NoAccount;
 /** An update that cannot move a record to another account: no operator names `account`. */
 export type ScopedUpdate = { [operator in `$${string}`]?: ScopedSet } & NoAccount;
 
-/** New values of a record's fields: never its id or account. */
-export type Changes<T> = Partial<Omit<T, '_id' | 'account'>>;
+/** New values of a record's fields: never its id or account (a type that holds either does not fit). */
+export type Changes<T> = Partial<Omit<T, '_id' | 'account'>> & { _id?: never; account?: never };
 
 /** How a collection is read and written, made once per model by the store (crm-store.ts). */
 export interface ModelAccess<T> {

@@ -1,4 +1,6 @@
+import { xmlList } from '@lib/routing';
 import { z } from '@lib/validation';
+import { XML_NAMES } from '../http/xml-names';
 import { userOutput } from '../accounts/user.outputs';
 import { contactOutput } from '../contacts/contact.outputs';
 import { PRIORITY_TYPES, TASK_STATUSES, TASK_TYPES } from './task.model';
@@ -22,9 +24,10 @@ export const taskOutput = z.strictObject({
   entity_type: z.literal('task'),
 }).meta({ id: 'Task' });
 
-export const taskListOutput = z.array(
+export const taskListOutput = xmlList(
   taskOutput.extend({
     count: z.number().int().optional().meta({ description: 'On the first item: number of all matching tasks' }),
     cursor: z.string().optional().meta({ description: 'On the last item when another page exists' }),
   }),
+  XML_NAMES.tasks,
 );

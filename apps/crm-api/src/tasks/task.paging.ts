@@ -1,9 +1,9 @@
 import { MAX_LINKS, MAX_RELATED_CONTACTS } from '../contacts/contact-links';
 import { CONTACT_WORST_BYTES, relatedContactsBytes } from '../contacts/contact.paging';
 import { readBatchFor, SENT_BYTES_PER_CHAR, STORED_BYTES_PER_CHAR, type ListReading } from '../http/page-budget';
-import type { ListAnswer } from '../http/page-reply';
-import { XML_NAMES } from '../http/xml-names';
+import { listNames, type ListAnswer } from '../http/page-reply';
 import type { TaskDoc } from './task.model';
+import { taskListOutput } from './task.outputs';
 import { taskViews } from './task.presenter';
 import type { TaskRelated } from './task.service';
 import type { TaskView } from './task.view';
@@ -25,4 +25,4 @@ export const TASK_READING: ListReading<TaskDoc> = {
 };
 
 /** How a task list answers its page: each task shown with its contacts and owner. */
-export const TASK_PAGE: ListAnswer<TaskDoc, TaskRelated, TaskView> = { reading: TASK_READING, view: taskViews, xml: XML_NAMES.tasks };
+export const TASK_PAGE: ListAnswer<TaskDoc, TaskRelated, TaskView> = { reading: TASK_READING, view: taskViews, xml: listNames(taskListOutput) };

@@ -1,6 +1,6 @@
 import { XML_NAMES } from '../http/xml-names';
 import { validationFailed } from '@lib/errors';
-import { xmlRoot, xmlList, type AnyRoute } from '@lib/routing';
+import { xmlRoot, type AnyRoute } from '@lib/routing';
 import { defineRoute } from '../define-route';
 import { BODY_LIMITS } from '../http/body-limits';
 import { commonErrors, notFoundError } from '../http/errors.outputs';
@@ -24,7 +24,7 @@ import type { TaskService } from './task.service';
 
 const TAGS = ['tasks'];
 const one = { description: 'The task, with its contacts as contact objects', schema: xmlRoot(taskOutput, XML_NAMES.task.root) };
-const list = { description: 'Tasks: count on the first, cursor on the last when more follow (an empty list when none)', schema: xmlList(taskListOutput.element, XML_NAMES.tasks) };
+const list = { description: 'Tasks: count on the first, cursor on the last when more follow (an empty list when none)', schema: taskListOutput };
 const DUE_ORDER = 'Ordered by due date (earliest first), then id.';
 
 function refuseId(body: TaskInput): void {
