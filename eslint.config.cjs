@@ -90,9 +90,9 @@ module.exports = [
   ...['articles-api', 'users-api', 'news-api'].flatMap((app) =>
     databaseDoor({
       files: [`apps/${app}/src/**/*.ts`],
-      door: [`apps/${app}/src/**/*.repository.ts`],
-      wiring: [`apps/${app}/src/app.ts`],
-      message: 'Query through the resource repository (*.repository.ts); the connection stops at the wiring (app.ts).',
+      door: [`apps/${app}/src/**/*.repository.ts`, `apps/${app}/src/repositories.ts`],
+      wiring: ['app.ts', 'service.ts', 'main.ts', 'repositories.ts'].map((file) => `apps/${app}/src/${file}`),
+      message: 'Query through the resource repository (*.repository.ts); the connection stops at the wiring (app.ts, service.ts, main.ts, repositories.ts).',
     }),
   ),
   {

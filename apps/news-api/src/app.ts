@@ -23,6 +23,8 @@ import { sourceRoutes } from './feeds/source.routes';
 import { sourceService } from './feeds/source.service';
 import { newsRoutes } from './news/news.routes';
 import { newsService } from './news/news.service';
+import { newsRepositories } from './repositories';
+import { tokenUserCache } from './auth/token-user-cache';
 import { userRoutes } from './users/user.routes';
 import { userService } from './users/user.service';
 import { VERSION, VERSION_HEADER, versionRoutes } from './version';
@@ -53,7 +55,9 @@ export function createApp(config: NewsAppConfig) {
   // Cursors are signed with a key derived from the JWT secret: one secret less to configure.
   const cursorSecret = createHmac('sha256', config.jwt.secret).update('news-api page cursors').digest('hex');
   const pager = keysetPager(cursorSecret);
-  const users = userService(connection, { pager, passwords: passwordQueue(config.passwordQueue ?? DEFAULT_PASSWORD_QUEUE), tokenUserTtlMs: config.tokenUserTtlMs });
+  const repositories = newsRepositories(connection);
+  const tokenUsers = tokenUserCache(repositories.revocations, config.tokenUserTtlMs);
+  const users = userService({ users: repositories.users, tokenUsers, pager, passwords: passwordQueue(config.passwordQueue ?? DEFAULT_PASSWORD_QUEUE) });
   const jwt = jwtAuth(users, config.jwt);
   const isMasterKey = secretMatcher(config.masterKey);
 
@@ -69,7 +73,7 @@ export function createApp(config: NewsAppConfig) {
     signedIn(req, res, (err?: unknown) => (err ? next(err) : adminRole(req, res, next)));
   };
   const sync =
-    config.sync ?? feedSync({ connection, logger, publishers: config.publishers, policy: config.feedPolicy ?? outboundPolicy({ name: 'feeds' }), limits: config.fetchLimits });
+    config.sync ?? feedSync({ repositories, logger, publishers: config.publishers, policy: config.feedPolicy ?? outboundPolicy({ name: 'feeds' }), limits: config.fetchLimits });
 
   // Routes that check a secret from the body parse it first. A secret without a user name (the
   // master key, an admin's token) is its own identity: a stale key locks only itself out.
@@ -101,8 +105,8 @@ export function createApp(config: NewsAppConfig) {
       ...versionRoutes,
       ...authRoutes(config.jwt),
       ...userRoutes({ users }),
-      ...sourceRoutes(sourceService(connection, sync.publishers), { sync }),
-      ...newsRoutes(newsService(connection, pager, cursorSecret), { sourceIds: config.publishers.map((p) => p.id) }),
+      ...sourceRoutes(sourceService(repositories.sources, sync.publishers), { sync }),
+      ...newsRoutes(newsService(repositories.articles, pager, cursorSecret), { sourceIds: config.publishers.map((p) => p.id) }),
       ...companyRoutes(),
     ],
     errorFormat: errorObjectBody,

@@ -4,6 +4,7 @@ import { devDefaultsWarnings } from '@lib/validation';
 import { createApp } from './app';
 import type { NewsConfig } from './config';
 import { feedSync, type FeedSync } from './feeds/feed-sync';
+import { newsRepositories } from './repositories';
 import { scheduleSync, type SyncSchedule } from './feeds/sync-schedule';
 
 /** How `main.ts` runs news-api (start-up tests run the same). */
@@ -15,7 +16,7 @@ export function newsService(config: NewsConfig): RunServiceOptions {
     ...runOptionsFromConfig('news-api', config),
     warnings: devDefaultsWarnings(config.defaultsUsed),
     createApp: (deps) => {
-      sync = feedSync({ connection: deps.connection, logger: deps.logger, publishers: config.publishers, policy: feedPolicy, leaseMs: config.syncLeaseSeconds * 1000 });
+      sync = feedSync({ repositories: newsRepositories(deps.connection), logger: deps.logger, publishers: config.publishers, policy: feedPolicy, leaseMs: config.syncLeaseSeconds * 1000 });
       return createApp({ ...deps, masterKey: config.masterKey, jwt: config.jwt, publishers: config.publishers, feedPolicy, sync });
     },
     prepare: async ({ logger, lifecycle }) => {

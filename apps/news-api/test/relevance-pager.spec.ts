@@ -1,4 +1,4 @@
-import { driverCollection } from '@lib/mongo';
+import { articleRepository } from '../src/news/article.repository';
 import { parseSearchQuery } from '../src/news/search/query-syntax';
 import { queryFilter, rankingWords } from '../src/news/search/query-filter';
 import { relevancePager } from '../src/news/search/relevance-pager';
@@ -24,7 +24,7 @@ const article = (id: number, title: string, options: { summary?: string; source?
 
 /** Every page of `q` in `source` with pages of `size`, through the pager with windows of `window`; the ids in order. */
 async function pages(q: string, size: number, window: number, options: { source?: string; cursor?: string; between?: () => Promise<void> } = {}) {
-  const pager = relevancePager('test-secret', driverCollection(ctx.Article), { window });
+  const pager = relevancePager('test-secret', articleRepository(ctx.connection).rankSource, { window });
   const node = parseSearchQuery(q);
   const filter = { $and: [{ source: options.source ?? 'abc-news' }, queryFilter(node, SEARCH_FIELDS)] };
   const query = { filter, words: rankingWords(node), fields: SEARCH_FIELDS, scope: `test:${q}` };
@@ -90,7 +90,7 @@ describe('relevance cursors keep the corpus statistics of their first page', () 
     // gold is rare, lithium common: the gold article first
     const before = await pages('gold OR lithium', 10, 1000);
     expect(before.ids).toEqual([1, 2, 3]);
-    const first = relevancePager('test-secret', driverCollection(ctx.Article));
+    const first = relevancePager('test-secret', articleRepository(ctx.connection).rankSource);
     const node = parseSearchQuery('gold OR lithium');
     const query = { filter: { $and: [{ source: 'abc-news' }, queryFilter(node, SEARCH_FIELDS)] }, words: rankingWords(node), fields: SEARCH_FIELDS, scope: 'test:gold OR lithium' };
     const page1 = await first.page({ size: 1 }, query);

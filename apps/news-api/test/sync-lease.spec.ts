@@ -1,6 +1,7 @@
 import { createLifecycle, createLogger } from '@lib/http';
 import { leaseHolder } from '@lib/mongo';
 import { feedSync, type FeedSync } from '../src/feeds/feed-sync';
+import { newsRepositories } from '../src/repositories';
 import { scheduleSync, type SyncSchedule } from '../src/feeds/sync-schedule';
 import { syncRunModel } from '../src/feeds/sync-run.model';
 import { setupNewsApp, TEST_FEED_POLICY } from './setup-app';
@@ -14,7 +15,7 @@ const replicas: FeedSync[] = [];
 const schedules: SyncSchedule[] = [];
 const replica = (options: { leaseMs?: number } = {}) => {
   const sync = feedSync({
-    connection: ctx.connection,
+    repositories: newsRepositories(ctx.connection),
     logger: silent,
     publishers: [
       { id: 'abc-news', name: 'ABC News', feeds: [ctx.feeds.url('/abc.xml')] },

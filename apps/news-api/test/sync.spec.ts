@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { feedSync, type FeedSync } from '../src/feeds/feed-sync';
+import { newsRepositories } from '../src/repositories';
 import { scheduleSync } from '../src/feeds/sync-schedule';
 import { createLifecycle, createLogger, type Logger } from '@lib/http';
 import pino from 'pino';
@@ -20,7 +21,7 @@ const ctx = setupNewsApp({
 /** A feed sync of `publishers` on the test database, logging nothing (or into `logger`), each fetch bounded by `timeoutMs`. */
 const syncOf = (publishers: Publisher[], timeoutMs: number, more: { parseBudgetMs?: number; logger?: Logger } = {}) =>
   feedSync({
-    connection: ctx.connection,
+    repositories: newsRepositories(ctx.connection),
     logger: more.logger ?? createLogger('test', 'silent'),
     publishers,
     policy: TEST_FEED_POLICY,

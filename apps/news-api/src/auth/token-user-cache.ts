@@ -1,6 +1,4 @@
-import { revocableCache, type RevocableCache } from '@lib/cache';
-import { revocationLog } from '@lib/mongo';
-import type { Connection } from 'mongoose';
+import { revocableCache, type RevocableCache, type RevocationFeed } from '@lib/cache';
 import type { UserDoc } from '../users/user.model';
 
 /**
@@ -11,6 +9,6 @@ import type { UserDoc } from '../users/user.model';
 export const TOKEN_USER_TTL_MS = 10_000;
 
 /** The users behind tokens, by id, following the database's revocation log. */
-export function tokenUserCache(connection: Connection, ttlMs = TOKEN_USER_TTL_MS): RevocableCache<number, UserDoc> {
-  return revocableCache<number, UserDoc>({ ttlMs, follow: { log: revocationLog(connection), scope: 'news-token-users', parseKey: Number } });
+export function tokenUserCache(log: RevocationFeed, ttlMs = TOKEN_USER_TTL_MS): RevocableCache<number, UserDoc> {
+  return revocableCache<number, UserDoc>({ ttlMs, follow: { log, scope: 'news-token-users', parseKey: Number } });
 }

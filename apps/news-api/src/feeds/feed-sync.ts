@@ -1,9 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { HttpError } from '@lib/errors';
-import { idSequence, insertWithSequenceId, leaseHolder, tryLease, type HeldLease } from '@lib/mongo';
+import type { HeldLease } from '@lib/mongo';
 import { counter, type Logger } from '@lib/http';
-import type { Connection } from 'mongoose';
-import { articleModel, type ArticleDoc } from '../news/article.model';
+import type { ArticleRepository } from '../news/article.repository';
 import { derivedFields } from '../news/derived-fields';
 import { DEFAULT_LANGUAGE } from '../news/language';
 import { indexUnindexedArticles } from '../news/search/search-backfill';
@@ -12,16 +11,13 @@ import type { OutboundPolicy } from '@lib/outbound';
 import { FeedError } from './feed-error';
 import { DEFAULT_FETCH_LIMITS, fetchFeed, type FetchLimits } from './fetch-feed';
 import { readFeed, type FeedEntry } from './read-feed';
-import { sourceModel } from './source.model';
-import { syncRunModel, type SyncRunDoc } from './sync-run.model';
+import type { SourceRepository } from './source.repository';
+import type { SyncRunRepository } from './sync-run.repository';
 
 const syncRuns = counter('feed_sync_runs_total', 'Feed syncs this replica ran, by result (completed, interrupted: shutdown or lease lost, failed)', ['result']);
 const entriesStored = counter('feed_entries_stored_total', 'Feed entries stored, by source and outcome (inserted, updated)', ['source', 'outcome']);
 const feedFailures = counter('feed_fetch_failures_total', 'Feeds that could not be read (timeout, HTTP error, refused by the outbound guard, broken feed, parse budget), by source', ['source']);
 
-/** The lease that makes a sync run on one replica of the cluster at a time. */
-const SYNC_LEASE = 'feed-sync';
-const LAST_RUN = 'last';
 export const DEFAULT_SYNC_LEASE_MS = 30_000;
 
 export interface SourceReport {
@@ -42,7 +38,8 @@ export interface SyncReport {
 }
 
 export interface FeedSyncOptions {
-  connection: Connection;
+  /** Where articles are stored, what is recorded of each publisher, the sync's lease and its last run. */
+  repositories: { articles: ArticleRepository; sources: SourceRepository; syncRuns: SyncRunRepository };
   logger: Logger;
   publishers: Publisher[];
   /** What feed fetches may reach (outboundPolicy of @lib/outbound, with FEED_ALLOWED_HOSTS). */
@@ -69,11 +66,8 @@ export const isSyncInterruption = (err: unknown) => err instanceof HttpError && 
  * progress (on any replica) joins it and gets its report. A run stopped by shutdown records
  * nothing on the publishers and frees the lease at once.
  */
-export function feedSync({ connection, logger, publishers, policy, limits = DEFAULT_FETCH_LIMITS, leaseMs = DEFAULT_SYNC_LEASE_MS, pollMs = 500 }: FeedSyncOptions) {
-  const Article = articleModel(connection);
-  const Source = sourceModel(connection);
-  const SyncRun = syncRunModel(connection);
-  const ids = idSequence(connection, 'articles');
+export function feedSync({ repositories, logger, publishers, policy, limits = DEFAULT_FETCH_LIMITS, leaseMs = DEFAULT_SYNC_LEASE_MS, pollMs = 500 }: FeedSyncOptions) {
+  const { articles, sources, syncRuns: runs } = repositories;
   let running: Promise<SyncReport> | undefined;
   let stopping = new AbortController();
 
@@ -89,16 +83,13 @@ export function feedSync({ connection, logger, publishers, policy, limits = DEFA
       companies: entry.companies,
       ...derivedFields({ url: entry.url, title: entry.title, summary: entry.summary, content: entry.content, language: publisherLanguage(publisher) }),
     };
-    const update = async () => {
-      const result = await Article.updateOne({ url: entry.url, source: publisher.id }, { $set: content });
-      return result.matchedCount === 0 ? undefined : result.modifiedCount ? ('updated' as const) : ('unchanged' as const);
-    };
+    const update = () => articles.updateFromFeed(entry.url, publisher.id, content);
     const known = await update();
     if (known) return known;
-    if (await Article.exists({ url: entry.url })) return 'unchanged';
+    if (await articles.urlStored(entry.url)) return 'unchanged';
     try {
-      // a taken _id is re-drawn by insertWithSequenceId; a duplicate url is rethrown
-      await insertWithSequenceId(Article, ids, (_id) => ({ _id, url: entry.url, ...content, source: publisher.id, source_name: publisher.name, fetched_at: new Date() }) as ArticleDoc);
+      // a taken _id is re-drawn by the insert; a duplicate url is rethrown
+      await articles.insert((_id) => ({ _id, url: entry.url, ...content, source: publisher.id, source_name: publisher.name, fetched_at: new Date() }));
       return 'inserted';
     } catch (err) {
       // the url stored meanwhile by a concurrent sync (another replica): the unique index kept it single
@@ -120,7 +111,7 @@ export function feedSync({ connection, logger, publishers, policy, limits = DEFA
         if (outcome !== 'unchanged') entriesStored.inc({ source: publisher.id, outcome });
       }
       if (stopped.aborted) return;
-      await Source.updateOne({ _id: publisher.id }, { $set: { name: publisher.name, last_success_at: new Date() } }, { upsert: true });
+      await sources.recordSuccess(publisher);
     } catch (err) {
       if (stopped.aborted) return; // stopped, not the publisher's fault: nothing to record
       feedFailures.inc({ source: publisher.id });
@@ -128,11 +119,7 @@ export function feedSync({ connection, logger, publishers, policy, limits = DEFA
       if (!(err instanceof FeedError)) logger.error({ err, source: publisher.id, feed: url }, 'feed sync failed');
       else logger.warn({ source: publisher.id, feed: url, reason: message, ...(err.address && { address: err.address }) }, 'feed not read');
       report.errors.push(`${url}: ${message}`);
-      await Source.updateOne(
-        { _id: publisher.id },
-        { $set: { name: publisher.name, last_error_at: new Date(), last_error: `${url}: ${message}` } },
-        { upsert: true },
-      ).catch((e: unknown) => logger.error({ err: e }, 'cannot record a feed error'));
+      await sources.recordError(publisher, `${url}: ${message}`).catch((e: unknown) => logger.error({ err: e }, 'cannot record a feed error'));
     }
   }
 
@@ -141,8 +128,7 @@ export function feedSync({ connection, logger, publishers, policy, limits = DEFA
     for (const url of publisher.feeds) if (!stopped.aborted) await syncFeed(publisher, url, report, stopped);
     if (stopped.aborted) return report;
     try {
-      const count = await Article.countDocuments({ source: publisher.id });
-      await Source.updateOne({ _id: publisher.id }, { $set: { name: publisher.name, article_count: count } }, { upsert: true });
+      await sources.recordArticleCount(publisher, await articles.countOfSource(publisher.id));
     } catch (err) {
       logger.error({ err, source: publisher.id }, 'cannot count the articles of a source');
     }
@@ -153,7 +139,7 @@ export function feedSync({ connection, logger, publishers, policy, limits = DEFA
   async function indexForSearch(stopped: AbortSignal): Promise<void> {
     const languages = new Map(publishers.map((publisher) => [publisher.id, publisherLanguage(publisher)]));
     try {
-      const indexed = await indexUnindexedArticles(connection, (source) => languages.get(source) ?? DEFAULT_LANGUAGE, stopped);
+      const indexed = await indexUnindexedArticles(articles, (source) => languages.get(source) ?? DEFAULT_LANGUAGE, stopped);
       if (indexed) logger.info({ indexed }, 'articles indexed for search');
     } catch (err) {
       logger.error({ err }, 'cannot index the articles stored before search; the next sync tries again');
@@ -169,7 +155,7 @@ export function feedSync({ connection, logger, publishers, policy, limits = DEFA
       const sources = await Promise.all(publishers.map((publisher) => syncPublisher(publisher, stopped)));
       if (stopped.aborted) throw syncInterrupted();
       const report: SyncReport = { startedAt: startedAt.toISOString(), finishedAt: new Date().toISOString(), sources };
-      await SyncRun.updateOne({ _id: LAST_RUN }, { $set: { run: lease.token, started_at: startedAt, report } }, { upsert: true });
+      await runs.recordLast(lease.token, startedAt, report);
       syncRuns.inc({ result: 'completed' });
       return report;
     } catch (err) {
@@ -187,8 +173,8 @@ export function feedSync({ connection, logger, publishers, policy, limits = DEFA
    */
   async function awaitRun(holder: string, stop: AbortSignal): Promise<SyncReport | undefined> {
     for (;;) {
-      const held = (await leaseHolder(connection, SYNC_LEASE)) === holder;
-      const last = await SyncRun.findById(LAST_RUN).lean<SyncRunDoc>();
+      const held = (await runs.leaseHolder()) === holder;
+      const last = await runs.last();
       if (last?.run === holder) return last.report;
       if (!held) return undefined;
       await sleep(pollMs, undefined, { signal: stop }).catch(() => undefined);
@@ -199,9 +185,9 @@ export function feedSync({ connection, logger, publishers, policy, limits = DEFA
   async function runOrJoin(stop: AbortSignal): Promise<SyncReport> {
     for (;;) {
       if (stop.aborted) throw syncInterrupted();
-      const lease = await tryLease(connection, SYNC_LEASE, { ttlMs: leaseMs });
+      const lease = await runs.tryLease(leaseMs);
       if (lease) return runHolding(lease, stop);
-      const holder = await leaseHolder(connection, SYNC_LEASE);
+      const holder = await runs.leaseHolder();
       const report = holder && (await awaitRun(holder, stop));
       if (report) return report;
       // that run ended without a report (or the lease was freed meanwhile): take the lease and run
@@ -210,8 +196,8 @@ export function feedSync({ connection, logger, publishers, policy, limits = DEFA
 
   /** Whether no sync started within `intervalMs` ran to its end, on any replica. */
   async function due(intervalMs: number): Promise<boolean> {
-    const last = await SyncRun.findById(LAST_RUN, { started_at: 1 }).lean<Pick<SyncRunDoc, 'started_at'>>();
-    return !last || last.started_at.getTime() + intervalMs <= Date.now();
+    const startedAt = await runs.lastStartedAt();
+    return !startedAt || startedAt.getTime() + intervalMs <= Date.now();
   }
 
   const track = (run: Promise<SyncReport>) =>
@@ -235,7 +221,7 @@ export function feedSync({ connection, logger, publishers, policy, limits = DEFA
       // the stop signal as of this call: a stop() meanwhile must cancel this look, not a later one
       const stop = stopping.signal;
       if (running || stop.aborted || !(await due(intervalMs))) return undefined;
-      const lease = await tryLease(connection, SYNC_LEASE, { ttlMs: leaseMs });
+      const lease = await runs.tryLease(leaseMs);
       if (!lease) return undefined;
       // stopped meanwhile, or another replica finished a run between the check and the lease
       if (running || stop.aborted || !(await due(intervalMs))) {

@@ -1,14 +1,12 @@
-import type { Connection } from 'mongoose';
 import type { Publisher } from './feeds-config';
-import { sourceModel, type SourceDoc } from './source.model';
+import type { SourceDoc } from './source.model';
+import type { SourceRepository } from './source.repository';
 
-export function sourceService(connection: Connection, publishers: Publisher[]) {
-  const Source = sourceModel(connection);
-
+export function sourceService(sources: SourceRepository, publishers: Publisher[]) {
   return {
     /** Every configured publisher with what its last fetches recorded (none before its first sync). */
     async list(): Promise<Array<{ publisher: Publisher; doc?: SourceDoc }>> {
-      const docs = new Map((await Source.find().lean<SourceDoc[]>()).map((d) => [d._id, d]));
+      const docs = new Map((await sources.all()).map((d) => [d._id, d]));
       return publishers.map((publisher) => ({ publisher, doc: docs.get(publisher.id) }));
     },
   };

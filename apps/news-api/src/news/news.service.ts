@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import { notFound } from '@lib/errors';
-import { driverCollection } from '@lib/mongo';
-import { collectionSource, type CountedPage, type KeysetPager, type SortKey } from '@lib/paging';
-import type { Connection } from 'mongoose';
-import { articleModel, type ArticleDoc } from './article.model';
+import type { CountedPage, KeysetPager, SortKey } from '@lib/paging';
+import type { ArticleDoc } from './article.model';
+import type { ArticleRepository } from './article.repository';
 import type { NewsQuery } from './news.schemas';
 import { queryFilter, rankingWords } from './search/query-filter';
 import { relevancePager } from './search/relevance-pager';
@@ -53,13 +52,8 @@ function cursorScope(query: NewsFilter): string {
   return `news:${createHash('sha256').update(JSON.stringify(filters)).digest('base64url')}`;
 }
 
-export function newsService(connection: Connection, pager: KeysetPager, cursorSecret: string) {
-  const Article = articleModel(connection);
-  // Straight on the driver's collection: the filter is built from validated values, so mongoose's
-  // query building and casting would only cost time (the documents are the same).
-  const collection = driverCollection(Article);
-  const articles = collectionSource(collection);
-  const ranked = relevancePager(cursorSecret, collection);
+export function newsService(articles: ArticleRepository, pager: KeysetPager, cursorSecret: string) {
+  const ranked = relevancePager(cursorSecret, articles.rankSource);
 
   return {
     /** One page of the query's matches after its cursor, with the total of matches. */
@@ -68,11 +62,11 @@ export function newsService(connection: Connection, pager: KeysetPager, cursorSe
       const filter = filterOf(query);
       const scope = cursorScope(query);
       if (query.sort === 'relevancy' && query.q) return ranked.page(request, { filter, scope, words: rankingWords(query.q.node), fields: fieldsOf(query) });
-      return pager.page(request, { from: articles, filter, scope, order: sortKeys(query.sort), count: true });
+      return articles.page(pager, request, { filter, scope, order: sortKeys(query.sort) });
     },
 
     async get(id: number): Promise<ArticleDoc> {
-      const doc = await Article.findById(id).lean<ArticleDoc>();
+      const doc = await articles.byId(id);
       if (!doc) throw notFound(`Article ${id} not found`);
       return doc;
     },

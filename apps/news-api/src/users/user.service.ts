@@ -1,40 +1,38 @@
 import { HttpError, notFound } from '@lib/errors';
-import { driverCollection, idSequence, insertWithSequenceId } from '@lib/mongo';
-import { modelSource, type CountedPage, type KeysetPager, type SortKey } from '@lib/paging';
-import type { Connection } from 'mongoose';
+import type { RevocableCache } from '@lib/cache';
+import type { CountedPage, KeysetPager } from '@lib/paging';
 import type { PasswordQueue } from '../auth/password-queue';
-import { tokenUserCache } from '../auth/token-user-cache';
-import { userModel, type Role, type UserDoc } from './user.model';
+import type { Role, UserDoc } from './user.model';
+import type { UserRepository } from './user.repository';
 
 const emailTaken = (email: string) => new HttpError(409, 'email_taken', `A user with the email ${email} already exists`);
 const missing = (id: number) => notFound(`User ${id} not found`);
 
-const OLDEST_FIRST: SortKey[] = [{ field: '_id', direction: 1 }];
-
 /** An email as stored and looked up: one account per address whatever its letter case. */
 export const emailKey = (email: string) => email.trim().toLowerCase();
 
-export function userService(connection: Connection, options: { pager: KeysetPager; passwords: PasswordQueue; tokenUserTtlMs?: number }) {
-  const { passwords } = options;
-  const User = userModel(connection);
-  // Reads by id on every signed-in request: straight on the driver (the same raw documents as a lean
-  // query, without building a mongoose Query for a filter that is already a number).
-  const users = driverCollection(User);
-  const byId = (id: number) => users.findOne({ _id: id });
-  const tokenUsers = tokenUserCache(connection, options.tokenUserTtlMs);
-  const ids = idSequence(connection, 'users');
+export interface UserServiceDeps {
+  users: UserRepository;
+  /** The users behind tokens (and API keys), cleared on every replica when one is deleted (tokenUserCache). */
+  tokenUsers: RevocableCache<number, UserDoc>;
+  pager: KeysetPager;
+  passwords: PasswordQueue;
+}
+
+export function userService({ users, tokenUsers, pager, passwords }: UserServiceDeps) {
+  const byId = users.byId;
 
   return {
     async create(input: { email: string; password: string; role?: Role }): Promise<UserDoc> {
-      if (await User.exists({ email: input.email })) throw emailTaken(input.email);
+      if (await users.emailTaken(input.email)) throw emailTaken(input.email);
       const password_hash = await passwords.hash(input.password);
       try {
-        return await insertWithSequenceId(User, ids, (id) => ({ _id: id, email: input.email, password_hash, role: input.role ?? 'user', created_at: new Date() }));
+        return await users.insert({ email: input.email, password_hash, role: input.role ?? 'user', created_at: new Date() });
       } catch (err) {
         if ((err as { code?: number }).code !== 11000) throw err;
         // The unique email index decides between two concurrent sign-ups with one email. The hash
         // (salted) is this request's own: a holder with it is our insert, retried after a lost reply.
-        const holder = await User.findOne({ email: input.email }).lean<UserDoc>();
+        const holder = await users.byEmail(input.email);
         if (holder?.password_hash === password_hash) return holder;
         throw emailTaken(input.email);
       }
@@ -42,7 +40,7 @@ export function userService(connection: Connection, options: { pager: KeysetPage
 
     /** The user with this email and password, or null; as slow for an unknown email as for a wrong password. */
     async authenticate(email: string, password: string): Promise<UserDoc | null> {
-      const user = await User.findOne({ email: emailKey(email) }).lean<UserDoc>();
+      const user = await users.byEmail(emailKey(email));
       if (!user) return passwords.verifyNothing(password).then(() => null);
       return (await passwords.verify(password, user.password_hash)) ? user : null;
     },
@@ -69,19 +67,18 @@ export function userService(connection: Connection, options: { pager: KeysetPage
     },
 
     /** Every user, oldest first, with the total. */
-    page: (params: { limit: number; cursor?: string }): Promise<CountedPage<UserDoc>> =>
-      options.pager.page({ size: params.limit, cursor: params.cursor }, { from: modelSource(User), filter: {}, scope: 'users', order: OLDEST_FIRST, count: true }),
+    page: (params: { limit: number; cursor?: string }): Promise<CountedPage<UserDoc>> => users.page(pager, params),
 
     /** Deletes the user; answers once every replica has been told to refuse its tokens. */
     async remove(id: number): Promise<void> {
-      let deletedCount: number;
+      let deleted: boolean;
       try {
-        ({ deletedCount } = await User.deleteOne({ _id: id }));
+        deleted = await users.remove(id);
       } catch (err) {
         await tokenUsers.revoke(id).catch(() => undefined); // the write may have been applied
         throw err;
       }
-      if (deletedCount === 0) throw missing(id);
+      if (!deleted) throw missing(id);
       await tokenUsers.revoke(id);
     },
   };

@@ -1,6 +1,5 @@
 import { CursorCodec, invalidCursor, keysetAfter, type CountedPage, type PageRequest, type SortKey } from '@lib/paging';
 import { z } from '@lib/validation';
-import type { mongo } from 'mongoose';
 import type { ArticleDoc } from '../article.model';
 import { bm25Scorer, type CorpusStats } from './bm25';
 import { MAX_QUERY_WORDS } from './query-syntax';
@@ -22,7 +21,20 @@ export const DF_COUNT_MAX = 20_000;
 type Filter = Record<string, unknown>;
 
 /** The fields of an article that ranking reads; `search` holds only the searched fields. */
-type RankedDoc = Pick<ArticleDoc, '_id' | 'published_at'> & { search?: Partial<Record<SearchField, string>> };
+export type RankedDoc = Pick<ArticleDoc, '_id' | 'published_at'> & { search?: Partial<Record<SearchField, string>> };
+
+/** The reads of ranking, on the articles (article.repository.ts). */
+export interface RankSource {
+  /** Articles stored, from the collection's metadata. */
+  estimatedCount(): Promise<number>;
+  /** Articles whose search terms hold the word, counted up to `max`. */
+  holding(word: string, max: number): Promise<number>;
+  count(filter: Filter): Promise<number>;
+  /** The filter's articles newest first (id breaking ties), at most `limit`, read in batches of `batchSize`: their date and the search fields named. */
+  stream(filter: Filter, fields: readonly SearchField[], limit: number, batchSize: number): AsyncIterable<RankedDoc>;
+  /** The articles of the ids, in any order. */
+  byIds(ids: number[]): Promise<ArticleDoc[]>;
+}
 
 export interface RelevanceQuery {
   filter: Filter;
@@ -77,15 +89,15 @@ const within = (...parts: Filter[]): Filter => {
  * RANK_WINDOW matches (see above). The cursor carries the window, the last rank served and the
  * corpus statistics, so pages neither skip nor repeat an article while the corpus changes.
  */
-export function relevancePager(secret: string, articles: mongo.Collection<ArticleDoc>, options: { window?: number } = {}) {
+export function relevancePager(secret: string, articles: RankSource, options: { window?: number } = {}) {
   const cursors = new CursorCodec(secret);
   const window = options.window ?? RANK_WINDOW;
   const readMax = (WINDOW_READ_MAX / RANK_WINDOW) * window;
 
   async function corpusStats(words: string[]): Promise<CorpusStats> {
     const [articleCount, holding] = await Promise.all([
-      articles.estimatedDocumentCount(),
-      Promise.all(words.map((word) => articles.countDocuments({ 'search.terms': word } as mongo.Filter<ArticleDoc>, { limit: DF_COUNT_MAX }))),
+      articles.estimatedCount(),
+      Promise.all(words.map((word) => articles.holding(word, DF_COUNT_MAX))),
     ]);
     return { articles: articleCount, holding };
   }
@@ -96,8 +108,7 @@ export function relevancePager(secret: string, articles: mongo.Collection<Articl
    */
   async function scoreWindow(query: RelevanceQuery, score: (search: RankedDoc['search']) => number, start: RecencyKey | null, end: RecencyKey | null, limit: number): Promise<Ranked[]> {
     const range = within(query.filter, start ? olderThan(start) : {}, end ? notOlderThan(end) : {});
-    const projection = Object.fromEntries([['published_at', 1], ...query.fields.map((field) => [`search.${field}`, 1])]);
-    const docs = articles.find(range as mongo.Filter<ArticleDoc>, { sort: { published_at: -1, _id: -1 }, limit, projection, batchSize: WINDOW_BATCH }) as unknown as AsyncIterable<RankedDoc>;
+    const docs = articles.stream(range, query.fields, limit, WINDOW_BATCH);
     const ranked: Ranked[] = [];
     for await (const doc of docs) ranked.push({ score: score(doc.search), time: doc.published_at.getTime(), id: doc._id });
     return ranked;
@@ -112,7 +123,7 @@ export function relevancePager(secret: string, articles: mongo.Collection<Articl
   async function page(request: PageRequest, query: RelevanceQuery): Promise<CountedPage<ArticleDoc>> {
     const given = request.cursor === undefined ? undefined : decode(request.cursor, query);
     const [count, stats] = await Promise.all([
-      articles.countDocuments(query.filter as mongo.Filter<ArticleDoc>),
+      articles.count(query.filter),
       given ? { articles: given.n, holding: given.d } : corpusStats(query.words),
     ]);
     const score = bm25Scorer(query.words, stats, query.fields);
@@ -162,7 +173,7 @@ export function relevancePager(secret: string, articles: mongo.Collection<Articl
   /** The whole articles of the page, in its order (one read by ids). */
   async function fetchInOrder(ids: number[]): Promise<ArticleDoc[]> {
     if (ids.length === 0) return [];
-    const docs = await articles.find({ _id: { $in: ids } }).toArray();
+    const docs = await articles.byIds(ids);
     const byId = new Map<number, ArticleDoc>(docs.map((doc) => [doc._id, doc]));
     return ids.map((id) => byId.get(id)).filter((doc): doc is ArticleDoc => doc !== undefined);
   }

@@ -1,12 +1,8 @@
-import type { Connection } from 'mongoose';
-import { articleModel, type ArticleDoc } from '../article.model';
+import type { ArticleRepository } from '../article.repository';
 import { derivedFields } from '../derived-fields';
-import { SEARCH_VERSION } from './search-fields';
 
 /** Articles indexed per round trip. */
 export const BACKFILL_BATCH = 500;
-
-type Unindexed = Pick<ArticleDoc, '_id' | 'url' | 'title' | 'summary' | 'source' | 'language' | 'search'>;
 
 /**
  * Gives the search, domain and language fields to articles stored without them (by a release
@@ -16,21 +12,16 @@ type Unindexed = Pick<ArticleDoc, '_id' | 'url' | 'title' | 'summary' | 'source'
  * Idempotent, and safe beside a sync storing articles: each update applies only to an article still
  * unindexed.
  */
-export async function indexUnindexedArticles(connection: Connection, languageOf: (source: string) => string, stopped: AbortSignal): Promise<number> {
-  const Article = articleModel(connection);
-  const unindexed = { 'search.v': { $ne: SEARCH_VERSION } };
+export async function indexUnindexedArticles(articles: ArticleRepository, languageOf: (source: string) => string, stopped: AbortSignal): Promise<number> {
   let indexed = 0;
   while (!stopped.aborted) {
-    const batch = await Article.find(unindexed, { url: 1, title: 1, summary: 1, source: 1, language: 1, 'search.content': 1 }).limit(BACKFILL_BATCH).lean<Unindexed[]>();
+    const batch = await articles.unindexed(BACKFILL_BATCH);
     if (batch.length === 0) break;
-    await Article.bulkWrite(
+    await articles.setIndexed(
       batch.map((doc) => ({
-        updateOne: {
-          filter: { _id: doc._id, ...unindexed },
-          update: { $set: derivedFields({ url: doc.url, title: doc.title, summary: doc.summary ?? '', content: doc.search?.content, language: doc.language ?? languageOf(doc.source) }) },
-        },
+        id: doc._id,
+        fields: derivedFields({ url: doc.url, title: doc.title, summary: doc.summary ?? '', content: doc.search?.content, language: doc.language ?? languageOf(doc.source) }),
       })),
-      { ordered: false },
     );
     indexed += batch.length;
   }
