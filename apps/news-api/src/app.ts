@@ -25,6 +25,12 @@ import { newsRoutes } from './news/news.routes';
 import { newsService } from './news/news.service';
 import { newsRepositories } from './repositories';
 import { tokenUserCache } from './auth/token-user-cache';
+import { apiKeyCache } from './keys/api-key-cache';
+import { apiKeyRoutes } from './keys/api-key.routes';
+import { apiKeyService } from './keys/api-key.service';
+import { KEYS_PER_USER } from './keys/api-key.schemas';
+import { DEFAULT_KEY_LIMITS, keyLimiter, type KeyLimits } from './keys/key-limits';
+import { keyOrBearer } from './auth/key-auth';
 import { userRoutes } from './users/user.routes';
 import { userService } from './users/user.service';
 import { VERSION, VERSION_HEADER, versionRoutes } from './version';
@@ -47,6 +53,8 @@ export interface NewsAppConfig extends ServiceDeps {
   sync?: FeedSync;
   /** How long the user behind a token is cached (default TOKEN_USER_TTL_MS, 10 s). */
   tokenUserTtlMs?: number;
+  /** What each API key may send (default DEFAULT_KEY_LIMITS: 1000 a day, 5 a second). */
+  keyLimits?: KeyLimits;
 }
 
 /** Builds the news service without listening (and without starting the feed schedule). */
@@ -57,7 +65,15 @@ export function createApp(config: NewsAppConfig) {
   const pager = keysetPager(cursorSecret);
   const repositories = newsRepositories(connection);
   const tokenUsers = tokenUserCache(repositories.revocations, config.tokenUserTtlMs);
-  const users = userService({ users: repositories.users, tokenUsers, pager, passwords: passwordQueue(config.passwordQueue ?? DEFAULT_PASSWORD_QUEUE) });
+  const keyLimits = config.keyLimits ?? DEFAULT_KEY_LIMITS;
+  const keys = apiKeyService({
+    keys: repositories.apiKeys,
+    usage: repositories.keyUsage,
+    cache: apiKeyCache(repositories.revocations),
+    userOf: (id) => tokenUsers.getOrLoad(id, () => repositories.users.byId(id)),
+    keysPerUser: KEYS_PER_USER,
+  });
+  const users = userService({ users: repositories.users, tokenUsers, pager, passwords: passwordQueue(config.passwordQueue ?? DEFAULT_PASSWORD_QUEUE), keys });
   const jwt = jwtAuth(users, config.jwt);
   const isMasterKey = secretMatcher(config.masterKey);
 
@@ -88,8 +104,19 @@ export function createApp(config: NewsAppConfig) {
     schema: errorBody,
   };
   const signedInUser = (req: Request) => ({ user: currentUser(req) });
+  const signedOutOrBadKey = { description: 'No token or API key, or a token or key that is not valid (expired, altered, revoked, of a deleted user)', schema: errorBody };
+  const keyLimited = {
+    description: "The API key's daily quota or burst rate is used up (Retry-After; RateLimit-Policy and RateLimit say which). Requests with a token are not limited",
+    schema: errorBody,
+  };
   const auth: Record<keyof NewsUsers, AuthScheme> = {
     bearer: { before: [jwt.requireUser], security: ['bearer'], context: signedInUser, responses: { 401: signedOut } },
+    'bearer-or-key': {
+      before: [keyOrBearer(keys, keyLimiter(repositories.keyUsage, keyLimits), jwt.requireUser)],
+      security: ['bearer', 'apiKey', 'apiKeyQuery'],
+      context: signedInUser,
+      responses: { 401: signedOutOrBadKey, 429: keyLimited },
+    },
     'bearer-stored': { before: [jwt.requireStoredUser], security: ['bearer'], context: signedInUser, responses: { 401: signedOut } },
     'bearer-admin': { before: jwt.requireRole('admin'), security: ['bearer'], context: signedInUser, responses: { 401: signedOut, 403: notAdmin } },
     'master-key': { before: limited(requireMasterKey), security: ['masterKey'], responses: { 401: wrongSecret, 429: tooMany, 503: busy } },
@@ -105,6 +132,7 @@ export function createApp(config: NewsAppConfig) {
       ...versionRoutes,
       ...authRoutes(config.jwt),
       ...userRoutes({ users }),
+      ...apiKeyRoutes(keys, { dailyQuota: keyLimits.daily }),
       ...sourceRoutes(sourceService(repositories.sources, sync.publishers), { sync }),
       ...newsRoutes(newsService(repositories.articles, pager, cursorSecret), { sourceIds: config.publishers.map((p) => p.id) }),
       ...companyRoutes(),
@@ -122,6 +150,8 @@ export function createApp(config: NewsAppConfig) {
         bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The token from POST /auth (also accepted as an access_token query or body field)' },
         basic: { type: 'http', scheme: 'basic', description: 'Email and password, plus the master key as the access_token form field' },
         masterKey: { type: 'apiKey', in: 'query', name: 'access_token', description: 'The master key (MASTER_KEY), as a query or body field' },
+        apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key', description: 'An API key from POST /users/me/keys (nk_…), on GET /news, GET /news/{id} and GET /companies: counted against its daily quota and burst rate' },
+        apiKeyQuery: { type: 'apiKey', in: 'query', name: 'apiKey', description: 'The same API key as a query parameter, as NewsAPI takes it (it ends up in proxy logs: prefer the header)' },
       },
     },
   });

@@ -2,6 +2,7 @@ import { resolveMongoTarget, type MongoTarget } from '@lib/mongo';
 import { allowedHostsSetting, type AllowedHosts } from '@lib/outbound';
 import { baseEnvShape, readServiceEnv, z, type BaseServiceConfig } from '@lib/validation';
 import { loadPublishers, type Publisher } from './feeds/feeds-config';
+import { DEFAULT_KEY_LIMITS, type KeyLimits } from './keys/key-limits';
 
 /** Printed at start when used; never used with NODE_ENV=production. */
 const DEV_DEFAULTS = {
@@ -23,6 +24,13 @@ function duration(options: { allowZero: boolean }) {
     .refine((seconds) => options.allowZero || seconds > 0, 'must be longer than 0');
 }
 
+/** A whole number of at least 1, at most a billion. */
+const positiveCount = (what: string) =>
+  z
+    .string()
+    .regex(/^[1-9]\d{0,8}$/, `must be a whole number of ${what} from 1 to 999999999`)
+    .transform(Number);
+
 const envSchema = z.object({
   ...baseEnvShape,
   MASTER_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
@@ -32,6 +40,11 @@ const envSchema = z.object({
   NEWS_SYNC_INTERVAL: duration({ allowZero: true }).default(1800),
   NEWS_SYNC_LEASE: duration({ allowZero: false }).default(30),
   FEED_ALLOWED_HOSTS: allowedHostsSetting('FEED_ALLOWED_HOSTS'),
+  NEWS_KEY_DAILY_QUOTA: positiveCount('requests').default(DEFAULT_KEY_LIMITS.daily),
+  NEWS_KEY_BURST: positiveCount('requests').default(DEFAULT_KEY_LIMITS.burst),
+  NEWS_KEY_BURST_WINDOW: duration({ allowZero: false })
+    .refine((seconds) => seconds <= 86_400, 'must be at most a day (1d): the burst is counted within the day')
+    .default(DEFAULT_KEY_LIMITS.burstWindowSeconds),
 });
 
 export interface NewsConfig extends BaseServiceConfig {
@@ -45,6 +58,8 @@ export interface NewsConfig extends BaseServiceConfig {
   syncIntervalSeconds: number;
   /** Seconds a sync's lease lasts unrenewed: how long a replica killed mid-sync holds the others off. */
   syncLeaseSeconds: number;
+  /** What each API key may send: requests per UTC day, and per burst window (NEWS_KEY_DAILY_QUOTA, NEWS_KEY_BURST, NEWS_KEY_BURST_WINDOW). */
+  keyLimits: KeyLimits;
   /** Development defaults that were used, printed at start. */
   defaultsUsed: string[];
 }
@@ -64,6 +79,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): NewsConfig {
     feedAllowedHosts: parsed.FEED_ALLOWED_HOSTS,
     syncIntervalSeconds: parsed.NEWS_SYNC_INTERVAL,
     syncLeaseSeconds: parsed.NEWS_SYNC_LEASE,
+    keyLimits: { daily: parsed.NEWS_KEY_DAILY_QUOTA, burst: parsed.NEWS_KEY_BURST, burstWindowSeconds: parsed.NEWS_KEY_BURST_WINDOW },
     defaultsUsed,
   };
 }

@@ -2,6 +2,9 @@ import { revocationLog } from '@lib/mongo';
 import type { Connection } from 'mongoose';
 import { sourceRepository } from './feeds/source.repository';
 import { syncRunRepository } from './feeds/sync-run.repository';
+import { apiKeyRepository } from './keys/api-key.repository';
+import { KEYS_PER_USER } from './keys/api-key.schemas';
+import { keyUsageRepository } from './keys/key-usage.repository';
 import { articleRepository } from './news/article.repository';
 import { userRepository } from './users/user.repository';
 
@@ -18,6 +21,8 @@ export function newsRepositories(connection: Connection) {
     articles: articleRepository(connection),
     sources: sourceRepository(connection),
     syncRuns: syncRunRepository(connection),
+    apiKeys: apiKeyRepository(connection, KEYS_PER_USER),
+    keyUsage: keyUsageRepository(connection),
     revocations: revocationLog(connection),
   };
 }

@@ -12,7 +12,7 @@ import { startFeedServer, type FeedServer } from './feed-server';
 export const MASTER_KEY = 'test-master-key-0123456789';
 export const JWT_SECRET = 'test-jwt-secret-0123456789-0123456789';
 
-export type TestOptions = Partial<Pick<NewsAppConfig, 'authLimit' | 'jwt' | 'tokenUserTtlMs' | 'passwordQueue'>> & {
+export type TestOptions = Partial<Pick<NewsAppConfig, 'authLimit' | 'jwt' | 'tokenUserTtlMs' | 'passwordQueue' | 'keyLimits'>> & {
   /** The publishers, given the local fixture server that serves their feeds. */
   publishers?: (feeds: FeedServer) => Publisher[];
   fetchLimits?: FetchLimits;
@@ -49,6 +49,7 @@ export function setupNewsApp(options: TestOptions = {}) {
       authLimit: options.authLimit,
       tokenUserTtlMs: options.tokenUserTtlMs,
       passwordQueue: options.passwordQueue,
+      keyLimits: options.keyLimits,
       publishers: feeds && options.publishers ? options.publishers(feeds) : TEST_PUBLISHERS,
       fetchLimits: options.fetchLimits ?? { timeoutMs: 2_000, maxBytes: 256 * 1024 },
       feedPolicy: TEST_FEED_POLICY,

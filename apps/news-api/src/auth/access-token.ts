@@ -24,3 +24,20 @@ export function accessTokenOf(req: Request): string | undefined {
 export function userTokenOf(req: Request): string | undefined {
   return bearerToken(req.headers) || accessTokenIn(req.query) || accessTokenIn(req.body) || undefined;
 }
+
+/** The longest API key accepted as input: a key is `nk_` + an id of up to 16 digits + `_` + 43 characters. */
+const API_KEY_MAX = 128;
+
+/** Routes that take an API key (GET /news, GET /news/{id}, GET /companies) accept it in the query too, as NewsAPI does. */
+export const apiKeyField = {
+  apiKey: z.string().max(API_KEY_MAX).optional().meta({ description: 'An API key (POST /users/me/keys), when not sent as X-Api-Key' }),
+};
+
+/** The API key a request presents: the `X-Api-Key` header, else the `apiKey` query parameter; undefined when neither is sent. */
+export function apiKeyOf(req: Request): string | undefined {
+  const header = req.headers['x-api-key'];
+  if (header !== undefined) return Array.isArray(header) ? header.join(', ') : header;
+  const query = (req.query as Record<string, unknown>).apiKey;
+  if (query === undefined) return undefined;
+  return typeof query === 'string' ? query : '';
+}

@@ -1,7 +1,7 @@
 import type { AnyRoute } from '@lib/routing';
 import { defineRoute } from '../define-route';
 import { z } from '@lib/validation';
-import { accessTokenField } from '../auth/access-token';
+import { accessTokenField, apiKeyField } from '../auth/access-token';
 import { errorBody } from '../error-schema';
 import { SECTORS, searchCompanies } from './companies';
 
@@ -9,6 +9,7 @@ const companiesQuery = z.strictObject({
   q: z.string().trim().min(1, 'must not be empty').max(100).optional().meta({ description: 'Start of a code, or part of a name (any case)', example: 'bank' }),
   sector: z.enum(SECTORS).optional().meta({ description: 'GICS sector' }),
   ...accessTokenField,
+  ...apiKeyField,
 });
 
 const companyOutput = z.strictObject({ code: z.string(), name: z.string(), sector: z.enum(SECTORS), aliases: z.array(z.string()) });
@@ -18,14 +19,13 @@ export function companyRoutes(): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/companies',
-      auth: 'bearer',
+      auth: 'bearer-or-key',
       summary: 'The ASX-listed companies articles are tagged with, searchable',
       tags: ['news'],
       request: { query: companiesQuery },
       responses: {
         200: { description: 'Every matching company, by code', schema: z.strictObject({ total: z.number().int(), data: z.array(companyOutput) }) },
         400: { description: 'Bad parameter', schema: errorBody },
-        401: { description: 'Not signed in', schema: errorBody },
       },
       handler: ({ query }) => {
         const data = searchCompanies(query.q, query.sector).map((c) => ({ code: c.code, name: c.name, sector: c.sector, aliases: c.aliases ?? [] }));

@@ -7,7 +7,7 @@ import type { NewsService } from './news.service';
 import { articleView } from './news.view';
 
 /**
- * The URL of the next page: the same filters, the new cursor, never the token. Only the query
+ * The URL of the next page: the same filters, the new cursor, never the token or API key. Only the query
  * string is parsed (a whole URL costs several times more); a fragment is dropped, as the query
  * parser dropped it.
  */
@@ -17,25 +17,23 @@ function nextLink(originalUrl: string, cursor: string): string {
   const question = url.indexOf('?');
   const params = new URLSearchParams(question < 0 ? '' : url.slice(question + 1));
   params.delete('access_token');
+  params.delete('apiKey');
   params.set('cursor', cursor);
   return `${question < 0 ? url : url.slice(0, question)}?${params}`;
 }
-
-const signedOut = { description: 'No token, or an expired, altered or unknown-user token', schema: errorBody };
 
 export function newsRoutes(news: NewsService, options: { sourceIds: string[] }): AnyRoute[] {
   return [
     defineRoute({
       method: 'get',
       path: '/news',
-      auth: 'bearer',
+      auth: 'bearer-or-key',
       summary: 'Search the articles: words, companies, publishers, dates; newest first; pages with a total',
       tags: ['news'],
       request: { query: newsQuery(options.sourceIds) },
       responses: {
         200: { description: 'A page of articles; next_cursor (and a Link rel="next" header) fetch the next', schema: newsPage },
         400: { description: 'A bad parameter, named in fields', schema: errorBody },
-        401: signedOut,
       },
       handler: async ({ query, req }) => {
         const page = await news.page(query);
@@ -45,14 +43,13 @@ export function newsRoutes(news: NewsService, options: { sourceIds: string[] }):
     defineRoute({
       method: 'get',
       path: '/news/:id',
-      auth: 'bearer',
+      auth: 'bearer-or-key',
       summary: 'One article',
       tags: ['news'],
       request: { params: articleParams, query: articleQuery },
       responses: {
         200: { description: 'The article', schema: articleOutput },
         400: { description: 'Bad id', schema: errorBody },
-        401: signedOut,
         404: { description: 'No article with that id', schema: errorBody },
       },
       handler: async ({ params }) => ({ status: 200, body: articleView(await news.get(params.id)) }),

@@ -1,5 +1,5 @@
 import { pathId, queryInt, z } from '@lib/validation';
-import { accessTokenField } from '../auth/access-token';
+import { accessTokenField, apiKeyField } from '../auth/access-token';
 import { companyByCode } from '../companies/companies';
 import { domainName } from './domains';
 import { languageCode } from './language';
@@ -107,6 +107,7 @@ export function newsQuery(sourceIds: string[]) {
       limit: queryInt({ min: 1, max: MAX_PAGE, description: `Page size (default ${DEFAULT_PAGE}, at most ${MAX_PAGE})` }).default(DEFAULT_PAGE),
       cursor: z.string().max(1024).optional().meta({ description: 'next_cursor of the previous page (same filters)' }),
       ...accessTokenField,
+      ...apiKeyField,
     })
     .refine((query) => !query.from || !query.to || query.from <= query.to, { path: ['to'], message: 'must not be before from' })
     .refine((query) => query.sort !== 'relevancy' || query.q !== undefined, { path: ['sort'], message: 'relevancy ranks the matches of q: give q too' });
@@ -115,7 +116,7 @@ export function newsQuery(sourceIds: string[]) {
 export type NewsQuery = z.output<ReturnType<typeof newsQuery>>;
 
 export const articleParams = z.strictObject({ id: pathId });
-export const articleQuery = z.strictObject({ ...accessTokenField });
+export const articleQuery = z.strictObject({ ...accessTokenField, ...apiKeyField });
 
 export const articleOutput = z.strictObject({
   id: z.number().int(),

@@ -17,9 +17,11 @@ export interface UserServiceDeps {
   tokenUsers: RevocableCache<number, UserDoc>;
   pager: KeysetPager;
   passwords: PasswordQueue;
+  /** A deleted user's API keys and their usage go with the user. */
+  keys: { removeOfUser(user: number): Promise<void> };
 }
 
-export function userService({ users, tokenUsers, pager, passwords }: UserServiceDeps) {
+export function userService({ users, tokenUsers, pager, passwords, keys }: UserServiceDeps) {
   const byId = users.byId;
 
   return {
@@ -69,7 +71,7 @@ export function userService({ users, tokenUsers, pager, passwords }: UserService
     /** Every user, oldest first, with the total. */
     page: (params: { limit: number; cursor?: string }): Promise<CountedPage<UserDoc>> => users.page(pager, params),
 
-    /** Deletes the user; answers once every replica has been told to refuse its tokens. */
+    /** Deletes the user and their API keys; answers once every replica has been told to refuse their tokens and keys. */
     async remove(id: number): Promise<void> {
       let deleted: boolean;
       try {
@@ -79,7 +81,9 @@ export function userService({ users, tokenUsers, pager, passwords }: UserService
         throw err;
       }
       if (!deleted) throw missing(id);
+      // the user's tokens and keys are refused from here on (a key is checked through its user)
       await tokenUsers.revoke(id);
+      await keys.removeOfUser(id);
     },
   };
 }
