@@ -17,7 +17,7 @@ export function newsService(config: NewsConfig): RunServiceOptions {
     warnings: devDefaultsWarnings(config.defaultsUsed),
     createApp: (deps) => {
       sync = feedSync({ repositories: newsRepositories(deps.connection), logger: deps.logger, publishers: config.publishers, policy: feedPolicy, leaseMs: config.syncLeaseSeconds * 1000 });
-      return createApp({ ...deps, masterKey: config.masterKey, jwt: config.jwt, publishers: config.publishers, feedPolicy, sync });
+      return createApp({ ...deps, masterKey: config.masterKey, jwt: config.jwt, publishers: config.publishers, feedPolicy, sync, keyLimits: config.keyLimits });
     },
     prepare: async ({ logger, lifecycle }) => {
       const { names, blocks } = config.feedAllowedHosts;

@@ -39,6 +39,10 @@ describe('service endpoints', () => {
         'GET /users/me',
         'GET /users/{id}',
         'DELETE /users/{id}',
+        'POST /users/me/keys',
+        'GET /users/me/keys',
+        'DELETE /users/me/keys/{id}',
+        'GET /users/me/usage',
         'GET /news',
         'GET /news/{id}',
         'POST /news/sync',
@@ -46,9 +50,17 @@ describe('service endpoints', () => {
         'GET /companies',
       ].sort(),
     );
-    expect(Object.keys(res.body.components.securitySchemes).sort()).toEqual(['basic', 'bearer', 'masterKey']);
+    expect(Object.keys(res.body.components.securitySchemes).sort()).toEqual(['apiKey', 'apiKeyQuery', 'basic', 'bearer', 'masterKey']);
+    expect(res.body.components.securitySchemes.apiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-Api-Key' });
+    expect(res.body.components.securitySchemes.apiKeyQuery).toMatchObject({ type: 'apiKey', in: 'query', name: 'apiKey' });
+    // the routes that take an API key say so, and document its 429
+    for (const [path, method] of [['/news', 'get'], ['/news/{id}', 'get'], ['/companies', 'get']]) {
+      expect(res.body.paths[path][method].security).toEqual([{ bearer: [] }, { apiKey: [] }, { apiKeyQuery: [] }]);
+      expect(Object.keys(res.body.paths[path][method].responses)).toContain('429');
+    }
+    expect(res.body.paths['/users/me/keys'].post.security).toEqual([{ bearer: [] }]);
     expect(res.body.paths['/news'].get.parameters.map((p: { name: string }) => p.name).sort()).toEqual(
-      ['access_token', 'company', 'cursor', 'domains', 'excludeDomains', 'from', 'language', 'limit', 'q', 'searchIn', 'sort', 'source', 'to'].sort(),
+      ['access_token', 'apiKey', 'company', 'cursor', 'domains', 'excludeDomains', 'from', 'language', 'limit', 'q', 'searchIn', 'sort', 'source', 'to'].sort(),
     );
     // the query language of q, its grammar and bounds
     const q = res.body.paths['/news'].get.parameters.find((p: { name: string }) => p.name === 'q');

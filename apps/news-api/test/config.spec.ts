@@ -47,6 +47,15 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ JWT_EXPIRES_IN: '0s' })).toThrow(/JWT_EXPIRES_IN: must be longer than 0/);
   });
 
+  it('reads the API keys\' limits (1000 a day, 5 per 1 s by default) and names a bad value', () => {
+    expect(loadConfig({}).keyLimits).toEqual({ daily: 1000, burst: 5, burstWindowSeconds: 1 });
+    expect(loadConfig({ NEWS_KEY_DAILY_QUOTA: '50000', NEWS_KEY_BURST: '20', NEWS_KEY_BURST_WINDOW: '1m' }).keyLimits).toEqual({ daily: 50000, burst: 20, burstWindowSeconds: 60 });
+    expect(() => loadConfig({ NEWS_KEY_DAILY_QUOTA: '0' })).toThrow('NEWS_KEY_DAILY_QUOTA: must be a whole number of requests from 1 to 999999999');
+    expect(() => loadConfig({ NEWS_KEY_BURST: '5.5' })).toThrow('NEWS_KEY_BURST: must be a whole number of requests from 1 to 999999999');
+    expect(() => loadConfig({ NEWS_KEY_BURST_WINDOW: '0' })).toThrow('NEWS_KEY_BURST_WINDOW: must be longer than 0');
+    expect(() => loadConfig({ NEWS_KEY_BURST_WINDOW: '2d' })).toThrow('NEWS_KEY_BURST_WINDOW: must be at most a day');
+  });
+
   it('reads FEED_ALLOWED_HOSTS (empty by default) and names a bad entry', () => {
     expect(loadConfig({}).feedAllowedHosts).toEqual({ variable: 'FEED_ALLOWED_HOSTS', names: [], blocks: [] });
     expect(loadConfig({ FEED_ALLOWED_HOSTS: 'feeds.internal, 10.0.0.7, 10.1.0.0/16' }).feedAllowedHosts).toEqual({

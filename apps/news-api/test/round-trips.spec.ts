@@ -95,6 +95,32 @@ describe('database round trips per request (driver command monitoring)', () => {
   });
 });
 
+describe('database round trips of a request with an API key (driver command monitoring)', () => {
+  const keyed = setupNewsApp({ monitorCommands: true, keyLimits: { daily: 1000, burst: 100, burstWindowSeconds: 600 } });
+  let commands: CommandLog;
+  beforeAll(() => {
+    commands = logCommands(keyed.connection);
+  });
+  afterAll(() => commands.stop());
+
+  it('a keyed GET /news costs the page\'s commands and one update of the key\'s usage; its key and user are read once, then cached', async () => {
+    const token = await keyed.tokenFor('user', 'keyed@example.com');
+    const key = (await request(keyed.app).post('/users/me/keys').set('Authorization', `Bearer ${token}`).send({ name: 'bench' })).body.key as string;
+    const get = () => request(keyed.app).get('/news?company=BHP&limit=2').set('X-Api-Key', key);
+    commands.reset();
+    expect((await get()).status).toBe(200);
+    // the first: the key, its user (cached by the token above: not read again), the day's usage document made, the page and its total
+    expect(commands.commands.map((c) => `${c.name} ${c.collection}`).sort()).toEqual(['aggregate articles', 'find api_keys', 'find articles', 'findAndModify key_usage']);
+    for (let n = 0; n < 3; n++) {
+      commands.reset();
+      const res = await get();
+      expect(res.status).toBe(200);
+      expect(res.headers.ratelimit).toMatch(new RegExp(`^"daily";r=${1000 - 2 - n};`));
+      expect(commands.commands.map((c) => `${c.name} ${c.collection}`).sort()).toEqual(['aggregate articles', 'find articles', 'findAndModify key_usage']);
+    }
+  });
+});
+
 // Its own app and database: the token-user cache lives as long as the app, while each test's
 // cleared database hands out user id 1 again, so sharing the app above would let one test's cached
 // user answer for the other's.

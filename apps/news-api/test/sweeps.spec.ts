@@ -1,6 +1,8 @@
 import { crossTenantSweep, hostileInputSweep, roleSweep, securitySweep, type SecuritySweepTarget, snapshotDatabase } from '@lib/testing';
 import type { AnyRoute } from '@lib/routing';
+import { createHash } from 'node:crypto';
 import request from 'supertest';
+import { apiKeyModel } from '../src/keys/api-key.model';
 import { badTokens, PASSWORD, storeArticles, storeUser, type StoredUser } from './sweep-fixture';
 import { MASTER_KEY, setupNewsApp } from './setup-app';
 
@@ -18,6 +20,8 @@ interface Seeded {
   other: StoredUser;
   /** An admin deleted after signing in: their token must be refused everywhere. */
   deletedAdminToken: string;
+  /** An API key of a user deleted afterwards. */
+  deletedUserKey: string;
 }
 let seeded: Seeded;
 
@@ -26,9 +30,12 @@ async function seed(): Promise<void> {
   const user = await storeUser(ctx.connection, 'user@example.com');
   const other = await storeUser(ctx.connection, 'other@example.com');
   const deleted = await storeUser(ctx.connection, 'gone@example.com', 'admin');
+  // a key of theirs, stored as POST /users/me/keys stores it (their token is not used: the cache would keep them)
+  const deletedUserKey = `nk_${4242}_${'k'.repeat(43)}`;
+  await apiKeyModel(ctx.connection).create({ _id: 4242, user: deleted.id, name: 'left behind', slot: 0, hash: createHash('sha256').update(deletedUserKey).digest('base64url'), created_at: new Date() });
   await ctx.User.deleteOne({ _id: deleted.id });
   await storeArticles(ctx.connection);
-  seeded = { admin, user, other, deletedAdminToken: deleted.token };
+  seeded = { admin, user, other, deletedAdminToken: deleted.token, deletedUserKey };
 }
 
 const takesMasterKey = (route: AnyRoute) => route.method === 'post' && (route.path === '/users' || route.path === '/auth');
@@ -54,11 +61,22 @@ const target: SecuritySweepTarget = {
       basic(seeded.admin.email, 'wrong-password-1'),
       basic(seeded.admin.email, PASSWORD), // right password, but no master key
       { Authorization: 'Basic !!!not-base64' },
+      // API keys: made up, and one of a deleted user (taken by GET /news, /news/{id}, /companies; refused everywhere)
+      { 'X-Api-Key': `nk_1_${'A'.repeat(43)}` },
+      { 'X-Api-Key': seeded.deletedUserKey },
     ];
   },
   get wrongCredentialQueries() {
     const { expired, tampered } = badTokens(seeded.admin.id);
-    return [{ access_token: WRONG_MASTER_KEY }, { access_token: expired }, { access_token: tampered }, { access_token: seeded.deletedAdminToken }];
+    const queries: Record<string, string>[] = [
+      { access_token: WRONG_MASTER_KEY },
+      { access_token: expired },
+      { access_token: tampered },
+      { access_token: seeded.deletedAdminToken },
+      { apiKey: seeded.deletedUserKey },
+      { apiKey: 'not-a-key' },
+    ];
+    return queries;
   },
 };
 

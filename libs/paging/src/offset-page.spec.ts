@@ -2,7 +2,8 @@ import { driverCollection } from '@lib/mongo';
 import { useTestDatabase } from '@lib/testing';
 import { Schema, type Model } from 'mongoose';
 import type { SortKey } from './keyset';
-import { offsetPage } from './offset-page';
+import { fillPage } from './fill-page';
+import { offsetPage, openOffsetPage } from './offset-page';
 import { collectionSource, modelSource, type PageSource } from './page-source';
 
 interface Item {
@@ -47,6 +48,44 @@ describe('offsetPage against the database', () => {
       expect(page).toEqual({ total: 12, items: [19, 17, 15].map((_id) => ({ _id, group: 'odd' })) });
       expect(await offsetPage({ from: source(), filter: {}, order: byId, offset: 1_000_000, limit: 5 })).toEqual({ total: TOTAL, items: [] });
     });
+  });
+});
+
+describe('openOffsetPage: a page by offset filled within a byte budget', () => {
+  const db = useTestDatabase();
+  const model = (): Model<Item> => db.connection.models.OffsetItem ?? db.connection.model<Item>('OffsetItem', new Schema<Item>({ _id: Number, group: String }, { versionKey: false }), 'offset_items');
+  beforeAll(() => model().insertMany(range(1, TOTAL).map((_id) => ({ _id, group: 'g' }))));
+
+  /** A page of `size` at `offset` whose items' texts (`{"_id":N,"group":"g"}`, 23 or 24 bytes) may take `bytes`. */
+  const filled = (offset: number, size: number, bytes: number) => {
+    const reader = openOffsetPage({ from: modelSource(model()), filter: {}, order: byId, offset, limit: size });
+    return Promise.all([fillPage(reader, { size, bytes, separatorBytes: 1, readBatch: 4, present: async (items) => items, write: (item) => JSON.stringify(item) }), reader.count]);
+  };
+
+  it('reads on from where each batch ended and ends the page at its budget; stepping by the items shown sees each item once', async () => {
+    const seen: number[] = [];
+    for (let offset = 0; offset < TOTAL; ) {
+      const [page, total] = await filled(offset, 10, 100);
+      expect(total).toBe(TOTAL);
+      expect(page.bytes).toBeLessThanOrEqual(100);
+      expect(page.texts.length).toBeGreaterThan(0);
+      seen.push(...page.texts.map((text) => JSON.parse(text)._id));
+      offset += page.texts.length;
+    }
+    expect(seen).toEqual(range(1, TOTAL));
+  });
+
+  it('a page within its budget takes its size, and says whether more follow', async () => {
+    const [page] = await filled(5, 10, 10_000);
+    expect(page.texts.map((text) => JSON.parse(text)._id)).toEqual(range(6, 15));
+    expect(page.more).toBe(true);
+    const [end] = await filled(20, 10, 10_000);
+    expect([end.texts.length, end.more]).toEqual([3, false]);
+  });
+
+  it('has no cursor', () => {
+    const reader = openOffsetPage({ from: modelSource(model()), filter: {}, order: byId, offset: 0, limit: 1 });
+    expect(() => reader.cursorAfter({ _id: 1, group: 'g' })).toThrow('a page by offset has no cursor');
   });
 });
 

@@ -1,5 +1,5 @@
 import { driverCollection, idSequence, insertWithSequenceId } from '@lib/mongo';
-import { collectionSource, offsetPage, type OffsetPage, type PageSource, type SortKey } from '@lib/paging';
+import { collectionSource, openOffsetPage, type CountedPageReader, type PageSource, type SortKey } from '@lib/paging';
 import type { Connection } from 'mongoose';
 import { articleModel, type ArticleDoc } from './article.model';
 
@@ -13,8 +13,9 @@ export function articleRepository(connection: Connection) {
   const articles = collectionSource(driverCollection(Article)) as PageSource<ArticleDoc>;
 
   return {
-    // The spec's envelope pages by offset; ids only grow, so the order is stable.
-    page: (offset: number, limit: number): Promise<OffsetPage<ArticleDoc>> => offsetPage({ from: articles, filter: {}, order: OLDEST_FIRST, offset, limit }),
+    // The spec's envelope pages by offset; ids only grow, so the order is stable. Read in batches
+    // (article-page.ts fills the page within its byte budget), the total alongside.
+    open: (offset: number, limit: number): CountedPageReader<ArticleDoc> => openOffsetPage({ from: articles, filter: {}, order: OLDEST_FIRST, offset, limit }),
     get: (id: number) => Article.findById(id).lean<ArticleDoc>(),
     insert: (fields: Pick<ArticleDoc, 'title' | 'content'>): Promise<ArticleDoc> => insertWithSequenceId(Article, ids, (id) => ({ _id: id, ...fields }) as ArticleDoc),
     replace: (id: number, fields: Pick<ArticleDoc, 'title' | 'content'>) => Article.findOneAndUpdate({ _id: id }, { $set: fields }, { returnDocument: 'after' }).lean<ArticleDoc>(),

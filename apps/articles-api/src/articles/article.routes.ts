@@ -1,7 +1,8 @@
 import { routeDefiner, type AnyRoute } from '@lib/routing';
 import { articleInput, errorEnvelope, idParams, listEnvelope, listQuery, singleEnvelope } from './article.schemas';
 import type { ArticleService } from './article.service';
-import { listView, singleView } from './article.view';
+import { listReply } from './article-page';
+import { singleView } from './article.view';
 
 const bad = { description: 'Invalid id, query or fields', schema: errorEnvelope };
 const missing = { description: 'No article with that id', schema: errorEnvelope };
@@ -17,11 +18,11 @@ export function articleRoutes(articles: ArticleService): AnyRoute[] {
       method: 'get',
       path: '/articles',
       auth: 'public',
-      summary: 'List articles, oldest first',
+      summary: 'List articles, oldest first; a page ends early at its byte budget (8 MiB), its limit then the number of articles it holds',
       tags: ['articles'],
       request: { query: listQuery },
       responses: { 200: { description: 'A page of articles', schema: listEnvelope }, 400: bad },
-      handler: async ({ query }) => ({ status: 200, body: listView(await articles.list(query.offset, query.limit), query.offset, query.limit) }),
+      handler: ({ query }) => listReply(articles.list(query.offset, query.limit), query.offset),
     }),
     defineRoute({
       method: 'get',

@@ -1,5 +1,5 @@
 import { notFound } from '@lib/errors';
-import type { OffsetPage } from '@lib/paging';
+import type { CountedPageReader } from '@lib/paging';
 import type { ArticleDoc } from './article.model';
 import type { ArticleRepository } from './article.repository';
 
@@ -18,7 +18,8 @@ export function articleService(articles: ArticleRepository) {
   }
 
   return {
-    list: (offset: number, limit: number): Promise<OffsetPage<ArticleDoc>> => articles.page(offset, limit),
+    /** The page at `offset` of at most `limit` articles, oldest first, to be read in batches (listReply), with the total. */
+    list: (offset: number, limit: number): CountedPageReader<ArticleDoc> => articles.open(offset, limit),
 
     get,
 

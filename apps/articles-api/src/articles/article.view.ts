@@ -1,6 +1,5 @@
 import type { z } from '@lib/validation';
-import type { OffsetPage } from '@lib/paging';
-import type { articleOutput, listEnvelope, singleEnvelope } from './article.schemas';
+import type { articleOutput, singleEnvelope } from './article.schemas';
 import type { ArticleDoc } from './article.model';
 
 /** `YYYY-MM-DD HH:MM:SS` in UTC. */
@@ -22,11 +21,3 @@ export type ArticleView = ReturnType<typeof articleView>;
 /** The spec's envelope of one article. */
 export const singleView = (doc: ArticleDoc): z.input<typeof singleEnvelope> => ({ status: true, data: articleView(doc) });
 
-/** The spec's envelope of a page of articles. */
-export const listView = (page: OffsetPage<ArticleDoc>, offset: number, limit: number): z.input<typeof listEnvelope> => ({
-  status: true,
-  offset,
-  limit,
-  total: page.total,
-  data: page.items.map(articleView),
-});
