@@ -2,7 +2,7 @@ import { defineRoute, type AnyRoute } from '@lib/routing';
 import { z } from '@lib/validation';
 
 /** The release of this service; kept equal to the newest entry of CHANGELOG.md (a test checks). */
-export const VERSION = '1.1.0';
+export const VERSION = '1.2.0';
 
 export const VERSION_HEADER = 'X-API-Version';
 

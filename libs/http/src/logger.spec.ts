@@ -146,6 +146,7 @@ describe('redactUrl', () => {
     expect(redactUrl('/news?q=bhp&access_token=eyJ.abc.def&limit=2')).toBe('/news?q=bhp&access_token=[REDACTED]&limit=2');
     expect(redactUrl('/news?access_token=x')).toBe('/news?access_token=[REDACTED]');
     expect(redactUrl('/news?my_access_token=x')).toBe('/news?my_access_token=x');
+    expect(redactUrl('/news?q=bhp&apiKey=nk_1_secret&limit=2')).toBe('/news?q=bhp&apiKey=[REDACTED]&limit=2');
     expect(redactUrl(undefined)).toBeUndefined();
   });
 });

@@ -22,8 +22,8 @@ export function createLogger(service: string, level = process.env.LOG_LEVEL ?? '
   );
 }
 
-/** Tokens may travel as an `access_token` query parameter; they never reach the log. */
-export const redactUrl = (url: string | undefined) => url?.replace(/([?&]access_token=)[^&]*/gi, '$1[REDACTED]');
+/** Tokens may travel as an `access_token` query parameter, API keys as `apiKey` (news-api, as NewsAPI takes them); they never reach the log. */
+export const redactUrl = (url: string | undefined) => url?.replace(/([?&](?:access_token|apiKey)=)[^&]*/gi, '$1[REDACTED]');
 
 /** Of a path no route matched, this much is logged. */
 const UNMATCHED_URL_MAX = 200;
