@@ -4,7 +4,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startEmbeddedMongo } from '@lib/mongo';
 import { SERVICE_NODE_FLAGS } from '@lib/services';
-import { appRows, endpoints, type AppEndpoint, type AppName } from './endpoints';
+import { appRows, endpoints, type AppEndpoint, type AppName, NEWS_KEY_LIMITS_OFF } from './endpoints';
 import { measure, type MeasureOptions } from './measure';
 import { rssMb, startNode, type Service } from './processes';
 import { measureOptionsOf, roundOptions, rowsNamed } from './round-options';
@@ -81,7 +81,7 @@ async function main(): Promise<void> {
   const database = await startEmbeddedMongo();
   const services: Service[] = [];
   try {
-    const env = { MONGO_URL: database.uri, NODE_ENV: 'development', NEWS_SYNC_INTERVAL: '0' };
+    const env = { MONGO_URL: database.uri, NODE_ENV: 'development', NEWS_SYNC_INTERVAL: '0', ...NEWS_KEY_LIMITS_OFF };
     for (const side of sides) log(`${side.label}: ${side.workspace} [${side.flags.join(' ')}]`);
     services.push(...(await startSide(sides[0], env, APPS, false)));
     const first = sides[0].apps as Record<AppName, Service>;

@@ -64,9 +64,12 @@ async function main(): Promise<void> {
   });
   // GET /news?company=: the total and a keyset page of 21 (our token's user comes from news-api's cache, not the database)
   const news = client.db('news');
+  // with `counted=1`, also what a request with an API key adds: one atomic update of its key's day
+  const usage = news.collection<{ _id: string; count: number }>('bench_key_usage');
   app.get('/news', async (req, res) => {
     const filter = { companies: { $in: String(req.query.company).split(',') } };
     const articles = news.collection('articles');
+    if (req.query.counted) await usage.findOneAndUpdate({ _id: `bench:${new Date().toISOString().slice(0, 10)}` }, { $inc: { count: 1 } }, { upsert: true, returnDocument: 'after' });
     const [total, data] = await Promise.all([articles.countDocuments(filter), articles.find(filter).sort({ published_at: -1, _id: -1 }).limit(21).toArray()]);
     res.json({ total, data });
   });

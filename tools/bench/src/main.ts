@@ -4,7 +4,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startEmbeddedMongo } from '@lib/mongo';
 import { SERVICE_NODE_FLAGS } from '@lib/services';
-import { endpoints, NEWS_SEARCH_DB, type AppName, type ProcessName } from './endpoints';
+import { endpoints, NEWS_SEARCH_DB, type AppName, type ProcessName, NEWS_KEY_LIMITS_OFF } from './endpoints';
 import { measure } from './measure';
 import { compositionTable, memoryTable, soakMemory } from './memory-report';
 import { readProbeFile } from './memory-sample';
@@ -55,7 +55,7 @@ async function main(): Promise<void> {
     const memoryDir = args['memory-dir'] ? path.resolve(args['memory-dir']) : mkdtempSync(path.join(os.tmpdir(), 'bench-memory-'));
     mkdirSync(memoryDir, { recursive: true });
     // news-api: no feed sync (no network here; articles are seeded in the database)
-    const env = { MONGO_URL: database.uri, NODE_ENV: 'development', NEWS_SYNC_INTERVAL: '0' };
+    const env = { MONGO_URL: database.uri, NODE_ENV: 'development', NEWS_SYNC_INTERVAL: '0', ...NEWS_KEY_LIMITS_OFF };
     const apps = {} as Record<AppName, Service>;
     log(`memory samples in ${memoryDir}`);
     const probeFile = (name: string) => path.join(memoryDir, `${name}.jsonl`);
@@ -69,7 +69,7 @@ async function main(): Promise<void> {
       services.push(apps[app]);
     }
     // the search rows' own news-api process and database (NEWS_SEARCH_DB), when a row selected needs it
-    const searchRows = rowsNamed(endpoints({ crmAuth: '', contactId: 0, contactEmail: '', trackId: 0, newsAuth: '', newsSearchAuth: '' }), args.only).filter((row) => row.app === 'news-search');
+    const searchRows = rowsNamed(endpoints({ crmAuth: '', contactId: 0, contactEmail: '', trackId: 0, newsAuth: '', newsKey: '', newsSearchAuth: '' }), args.only).filter((row) => row.app === 'news-search');
     const corpus = Number(args['news-corpus']);
     let newsSearch: Service | undefined;
     if (searchRows.length && corpus > 0) {

@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { startEmbeddedMongo } from '@lib/mongo';
 import { SERVICE_NODE_FLAGS } from '@lib/services';
 import { addSummaries, grouped, SourceFiles, summarize, type CpuProfile } from './cpu-profile';
-import { appRows, endpoints, type AppEndpoint, type AppName } from './endpoints';
+import { appRows, endpoints, type AppEndpoint, type AppName, NEWS_KEY_LIMITS_OFF } from './endpoints';
 import { measure, type Figures, type MeasureOptions } from './measure';
 import { startNode, type Service } from './processes';
 import { measureOptionsOf, roundOptions, rowsNamed } from './round-options';
@@ -133,7 +133,7 @@ async function measureRows(out: string, options: MeasureOptions, profileDir: (na
   const services: Service[] = [];
   const runs: RowRuns[] = [];
   try {
-    const env = { MONGO_URL: database.uri, NODE_ENV: 'development', NEWS_SYNC_INTERVAL: '0' };
+    const env = { MONGO_URL: database.uri, NODE_ENV: 'development', NEWS_SYNC_INTERVAL: '0', ...NEWS_KEY_LIMITS_OFF };
     const apps = {} as Record<AppName, Service>;
     for (const app of APPS) {
       apps[app] = await startNode(app, path.join(root, 'dist', 'apps', app, 'main.js'), env, [...SERVICE_NODE_FLAGS, '--cpu-prof', `--cpu-prof-dir=${profileDir(app)}`]);

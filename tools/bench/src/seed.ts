@@ -108,6 +108,12 @@ async function newsToken(news: string): Promise<string> {
   return `Bearer ${token}`;
 }
 
+/** An API key of the news user (the keyed row). */
+async function newsApiKey(news: string, auth: string): Promise<string> {
+  const res = await post(`${news}/users/me/keys`, { 'Content-Type': 'application/json', Authorization: auth }, JSON.stringify({ name: 'bench' }));
+  return ((await res.json()) as { key: string }).key;
+}
+
 /** The search process's user and token, and its corpus of `count` articles in NEWS_SEARCH_DB. */
 async function seedNewsSearch(news: string, mongoUrl: string, count: number): Promise<string> {
   const auth = await newsToken(news);
@@ -186,6 +192,7 @@ export async function seed(apps: Record<AppName, { port: number }>, count: numbe
   );
   await times(count, 8, (i) => post(`http://127.0.0.1:${ports.users}/users?name=User${i}&age=${20 + (i % 50)}.5&city=Sydney`, {}));
   const newsAuth = await seedNews(`http://127.0.0.1:${ports.news}`, mongoUrl, count);
+  const newsKey = await newsApiKey(`http://127.0.0.1:${ports.news}`, newsAuth);
   const newsSearchAuth = search && (await seedNewsSearch(`http://127.0.0.1:${search.port}`, mongoUrl, search.corpus));
-  return { crmAuth, contactId, contactEmail: `seed${Math.floor(count / 2)}@bench.test`, trackId, newsAuth, ...(newsSearchAuth && { newsSearchAuth }) };
+  return { crmAuth, contactId, contactEmail: `seed${Math.floor(count / 2)}@bench.test`, trackId, newsAuth, newsKey, ...(newsSearchAuth && { newsSearchAuth }) };
 }
