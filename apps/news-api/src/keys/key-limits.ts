@@ -60,9 +60,12 @@ export function keyLimiter(usage: KeyUsageRepository, limits: KeyLimits) {
   /** Keys refused here until a time, and why. */
   const refused = new LRUCache<number, { until: number; standing: Standing; policy: Policy }>({ max: REMEMBERED_KEYS });
 
+  // Measured when the answer is made; replicas whose clocks differ could still see a window end a
+  // little more than its length ahead: `t` never says more than the window's length.
+  const burstSeconds = (s: Standing, now: number) => Math.min(limits.burstWindowSeconds, secondsUntil(s.burstEnds, now));
   const headers = (s: Standing, now: number): RateLimitHeaders => ({
     'RateLimit-Policy': policy,
-    RateLimit: `"daily";r=${s.daily};t=${secondsUntil(s.dailyEnds, now)}, "burst";r=${s.burst};t=${secondsUntil(s.burstEnds, now)}`,
+    RateLimit: `"daily";r=${s.daily};t=${secondsUntil(s.dailyEnds, now)}, "burst";r=${s.burst};t=${burstSeconds(s, now)}`,
   });
 
   const standingOf = (counts: UsageCounts | null, dayEnds: number, now: number): Standing => {
@@ -77,7 +80,7 @@ export function keyLimiter(usage: KeyUsageRepository, limits: KeyLimits) {
 
   function refusal(why: { standing: Standing; policy: Policy }, now: number): HttpError {
     const { standing } = why;
-    const retryAfter = Math.max(1, secondsUntil(why.policy === 'daily' ? standing.dailyEnds : standing.burstEnds, now));
+    const retryAfter = Math.max(1, why.policy === 'daily' ? secondsUntil(standing.dailyEnds, now) : burstSeconds(standing, now));
     const message =
       why.policy === 'daily'
         ? `This API key has used its ${limits.daily} requests of the day (UTC); more from 00:00 UTC, in ${retryAfter} seconds`
@@ -106,7 +109,8 @@ export function keyLimiter(usage: KeyUsageRepository, limits: KeyLimits) {
         const counts = (await first(slot, now, counted)) ?? (await second(slot, now, counted));
         if (counts) {
           windows.set(key._id, { day, ends: counts.burst_ends.getTime() });
-          return headers(standingOf(counts, dayEnds, nowMs), nowMs);
+          // the times left as of the answer (the window may have been opened by another replica while this request waited)
+          return headers(standingOf(counts, dayEnds, nowMs), Date.now());
         }
         // no room, or a window ended between the two tries: the counts say which
         const standing = standingOf(await usage.counts(slot), dayEnds, nowMs);
@@ -114,7 +118,7 @@ export function keyLimiter(usage: KeyUsageRepository, limits: KeyLimits) {
         if (policy) {
           const why = { standing, policy };
           refused.set(key._id, { ...why, until: policy === 'daily' ? dayEnds : standing.burstEnds });
-          throw refusal(why, nowMs);
+          throw refusal(why, Date.now());
         }
       }
       throw new HttpError(503, 'overloaded', 'The request could not be counted against the key\'s limits; try again', { headers: { 'Retry-After': '1' } });
