@@ -91,7 +91,7 @@ module.exports = [
     databaseDoor({
       files: [`apps/${app}/src/**/*.ts`],
       door: [`apps/${app}/src/**/*.repository.ts`, `apps/${app}/src/repositories.ts`],
-      wiring: ['app.ts', 'service.ts', 'main.ts', 'repositories.ts'].map((file) => `apps/${app}/src/${file}`),
+      wiring: ['app.ts', 'service.ts', 'main.ts'].map((file) => `apps/${app}/src/${file}`),
       message: 'Query through the resource repository (*.repository.ts); the connection stops at the wiring (app.ts, service.ts, main.ts, repositories.ts).',
     }),
   ),
