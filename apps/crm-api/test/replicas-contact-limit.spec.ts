@@ -22,6 +22,20 @@ type User = Awaited<ReturnType<typeof addUser>>;
 const create = (agent: ReturnType<typeof replicas.next>, user: User, body: object) =>
   agent.post('/dev/api/contacts').auth(user.email, user.key).set('Accept', 'application/json').send(body);
 
+/**
+ * A create as a client following the API's 503 contract would send it: nothing was created, so it
+ * tries again after Retry-After (on a loaded machine a create can miss its reservation's deadline
+ * or the database time bound).
+ */
+async function createPatiently(agent: ReturnType<typeof replicas.next>, user: User, body: object) {
+  for (let attempt = 1; ; attempt++) {
+    const res = await create(agent, user, body);
+    if (res.status !== 503 || attempt === 5) return res;
+    expect(res.headers['retry-after']).toBeDefined();
+    await pause(Number(res.headers['retry-after']) * 1000);
+  }
+}
+
 const account = async (user: User) => (await accountModel(replicas.db.connection).findById(user.account).lean())!;
 const stored = (user: User) => contactModel(replicas.db.connection).countDocuments({ account: user.account });
 
@@ -29,7 +43,7 @@ const stored = (user: User) => contactModel(replicas.db.connection).countDocumen
 async function fillUp(user: User, live: number[]): Promise<number> {
   let created = 0;
   for (let n = 0; ; n++) {
-    const res = await create(replicas.replica(live[n % live.length]), user, person(`F${n}`));
+    const res = await createPatiently(replicas.replica(live[n % live.length]), user, person(`F${n}`));
     if (res.status === 406) return created;
     expect(res.status).toBe(200);
     created++;
@@ -52,13 +66,14 @@ describe('crm-api on three replicas: the contact limit', () => {
         () => 'lost' as const,
       ),
     );
-    const others = Array.from({ length: 6 }, (_, n) => create(replicas.replica(n % 2 === 0 ? 0 : 2), user, person(`O${n}`, `o${n}@x.test`)));
+    const others = Array.from({ length: 6 }, (_, n) => createPatiently(replicas.replica(n % 2 === 0 ? 0 : 2), user, person(`O${n}`, `o${n}@x.test`)));
     for (let i = 0; i < 400 && (await stored(user)) < 3; i++) await pause(10);
     await replicas.kill(1, 'SIGKILL');
     killed = true;
     const outcomes = await Promise.all(doomed);
     expect((await Promise.all(others)).map((res) => res.status)).toEqual(Array(6).fill(200));
-    expect(outcomes.filter((o) => o === 200 || o === 'lost')).toHaveLength(40);
+    // a 503 (the create missed its deadline on a loaded machine) stored nothing and gave its slot back: the counts below prove it
+    expect(outcomes.filter((o) => o === 200 || o === 'lost' || o === 503)).toHaveLength(40);
     expect(outcomes).toContain('lost'); // the kill caught creates in flight
 
     // right after the kill: the count is the stored contacts plus the slots of dead creates whose contact was never stored
@@ -85,7 +100,7 @@ describe('crm-api on three replicas: the contact limit', () => {
   it('concurrent creates racing on one email across replicas leave the count exact and spend no slot on the losers', async () => {
     const user = await addUser();
     // the account one short of its limit
-    for (let n = 0; n < LIMIT - 1; n++) expect((await create(replicas.next(), user, person(`P${n}`))).status).toBe(200);
+    for (let n = 0; n < LIMIT - 1; n++) expect((await createPatiently(replicas.next(), user, person(`P${n}`))).status).toBe(200);
     const race = await Promise.all(Array.from({ length: 30 }, (_, n) => create(replicas.next(), user, person(`R${n}`, 'same@x.test'))));
     const statuses = race.map((res) => res.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
