@@ -17,19 +17,26 @@ export async function measureStartup(root: string, apps: string[]): Promise<{ to
   }
   const started = Date.now();
   const child = spawn('npm', ['start'], { cwd: root, env: { ...process.env, ...env }, stdio: 'ignore', detached: true });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<string>((resolve) => child.once('exit', (code, signal) => resolve(`npm start exited (${signal ?? `code ${code}`}) before every service was ready`)));
   try {
     const perApp: Record<string, number> = {};
-    await Promise.all(
+    const ready = Promise.all(
       apps.map(async (app) => {
         await waitReady(ports[app], 120_000);
         perApp[app] = Date.now() - started;
       }),
     );
+    await Promise.race([ready, exited.then((why) => Promise.reject(new Error(why)))]);
     return { totalMs: Date.now() - started, perApp };
   } finally {
-    // our own process group: npm, the dev runner, its services and its embedded database
-    if (child.pid) process.kill(-child.pid, 'SIGTERM');
-    await exited;
+    // our own process group: npm, the dev runner, its services and its embedded database (gone already if npm start exited)
+    if (child.pid && child.exitCode === null && child.signalCode === null) {
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+      }
+      await exited;
+    }
   }
 }
