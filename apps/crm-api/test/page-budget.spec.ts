@@ -47,14 +47,14 @@ describe.each([
     const ids = await copies(ctx.Contact as unknown as Model<never>, first, PAGE_SIZE_MAX);
     const sizes = await walk(contactsList, kind, ids);
     expect(sizes.length).toBeGreaterThan(1);
-  }, 120_000);
+  }, 240_000);
 
   it(`deals (D1): pages end at the budget, the cursors lead through all ${PAGE_SIZE_MAX} once, in order`, async () => {
     const first = (await h.createDeal(ann, track, worstDealFields(fill))).id;
     const ids = await copies(h.Deal() as unknown as Model<never>, first, PAGE_SIZE_MAX);
     const sizes = await walk(dealsList, kind, ids);
     expect(sizes.length).toBeGreaterThan(1);
-  }, 180_000);
+  }, 240_000);
 });
 
 describe('the worst single record of each list fits a page', () => {
