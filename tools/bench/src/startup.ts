@@ -33,10 +33,10 @@ export async function measureStartup(root: string, apps: string[]): Promise<{ to
     if (child.pid && child.exitCode === null && child.signalCode === null) {
       try {
         process.kill(-child.pid, 'SIGTERM');
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+        await exited;
+      } catch {
+        // ESRCH: the group ended between the check and the kill
       }
-      await exited;
     }
   }
 }
