@@ -93,7 +93,14 @@ export type MediaKind = 'json' | 'xml';
  * One row of an app's route table: everything needed to serve the route, validate its input and
  * describe it in OpenAPI. Routers are built from these tables and nothing else.
  */
-export interface Route<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, C extends object = object, R extends Responses = Responses> {
+export interface Route<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, C extends object = object, R extends Responses = Responses>
+  extends RouteRow<P, Q, B, C, R> {
+  /** Who may call: PUBLIC or the name of one of the app's auth schemes (its middleware, its OpenAPI security, its context). */
+  auth: string;
+}
+
+/** A route as a row of a route group writes it: without the auth (and, when the group gives them, the tags) its group shares. */
+export interface RouteRow<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, C extends object = object, R extends Responses = Responses> {
   method: HttpMethod;
   path: string;
   summary: string;
@@ -101,8 +108,6 @@ export interface Route<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.
   tags?: string[];
   /** OpenAPI operationId; derived from the method and path when absent. */
   operationId?: string;
-  /** Who may call: PUBLIC or the name of one of the app's auth schemes (its middleware, its OpenAPI security, its context). */
-  auth: string;
   /** Admitted through the heavy-request gate like a paged list: its answer may be megabytes. */
   heavy?: boolean;
   /** Middleware that runs after the auth scheme's and before validation (rate limits, body parsing for auth). */
@@ -132,7 +137,7 @@ type ContextOf<Contexts, A> = A extends keyof Contexts ? Contexts[A] : PublicCon
  * gives `{ user: undefined }`. The handler's answer is typed by the route's `responses`.
  */
 export function routeDefiner<Contexts extends Record<string, object>>() {
-  return <
+  const define = <
     P extends z.ZodType = z.ZodType,
     Q extends z.ZodType = z.ZodType,
     B extends z.ZodType = z.ZodType,
@@ -141,6 +146,17 @@ export function routeDefiner<Contexts extends Record<string, object>>() {
   >(
     route: Route<P, Q, B, ContextOf<Contexts, A> & object, R> & { auth: A },
   ): AnyRoute => route as unknown as AnyRoute;
+  /**
+   * The `defineRoute` of rows that share their auth, tags and the responses each of them can give
+   * (e.g. 400 for bad input): a row states only what is its own, and its own responses come on top.
+   */
+  const group =
+    <A extends Extract<keyof Contexts, string> | typeof PUBLIC>(shared: { auth: A; tags?: string[]; responses?: Responses }) =>
+    <P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, R extends Responses = Responses>(
+      row: RouteRow<P, Q, B, ContextOf<Contexts, A> & object, R>,
+    ): AnyRoute =>
+      ({ ...row, auth: shared.auth, tags: row.tags ?? shared.tags, responses: { ...shared.responses, ...row.responses } }) as unknown as AnyRoute;
+  return Object.assign(define, { group });
 }
 
 /** Routes of no app's schemes: public ones (health, the OpenAPI document) or those given their `security` by hand. */
