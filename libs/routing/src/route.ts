@@ -22,6 +22,11 @@ export interface RouteResponse {
   schema?: z.ZodType;
 }
 
+/** Responses of one schema under their own descriptions (an app's error body): `const errorResponse = responseOf(errorBody)`, then `404: errorResponse('No user with that id')`. */
+export const responseOf =
+  <Z extends z.ZodType>(schema: Z) =>
+  (description: string) => ({ description, schema });
+
 /** The responses a route declares, by status. */
 export type Responses = Record<number, RouteResponse>;
 
@@ -100,9 +105,14 @@ export interface Route<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.
 }
 
 /** A route as a row of a route group writes it: without the auth (and, when the group gives them, the tags) its group shares. */
-export interface RouteRow<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, C extends object = object, R extends Responses = Responses> {
+export interface RouteRow<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, C extends object = object, R extends Responses = Responses>
+  extends Operation<P, Q, B, C, R> {
   method: HttpMethod;
   path: string;
+}
+
+/** What a route does at its method and path (`group.get(path, operation)`). */
+export interface Operation<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, C extends object = object, R extends Responses = Responses> {
   summary: string;
   description?: string;
   tags?: string[];
@@ -147,15 +157,20 @@ export function routeDefiner<Contexts extends Record<string, object>>() {
     route: Route<P, Q, B, ContextOf<Contexts, A> & object, R> & { auth: A },
   ): AnyRoute => route as unknown as AnyRoute;
   /**
-   * The `defineRoute` of rows that share their auth, tags and the responses each of them can give
-   * (e.g. 400 for bad input): a row states only what is its own, and its own responses come on top.
+   * The routes of a table that share their auth, tags and the responses each of them can give
+   * (e.g. 400 for bad input): `group.get(path, operation)` (or `group({ method, path, ...operation })`)
+   * states only what is the route's own; its own tags and responses win.
    */
-  const group =
-    <A extends Extract<keyof Contexts, string> | typeof PUBLIC>(shared: { auth: A; tags?: string[]; responses?: Responses }) =>
-    <P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, R extends Responses = Responses>(
-      row: RouteRow<P, Q, B, ContextOf<Contexts, A> & object, R>,
-    ): AnyRoute =>
-      ({ ...row, auth: shared.auth, tags: row.tags ?? shared.tags, responses: { ...shared.responses, ...row.responses } }) as unknown as AnyRoute;
+  const group = <A extends Extract<keyof Contexts, string> | typeof PUBLIC>(shared: { auth: A; tags?: string[]; responses?: Responses }) => {
+    type C = ContextOf<Contexts, A> & object;
+    const row = <P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, R extends Responses = Responses>(route: RouteRow<P, Q, B, C, R>): AnyRoute =>
+      ({ ...route, auth: shared.auth, tags: route.tags ?? shared.tags, responses: { ...shared.responses, ...route.responses } }) as unknown as AnyRoute;
+    const at =
+      (method: HttpMethod) =>
+      <P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, R extends Responses = Responses>(path: string, operation: Operation<P, Q, B, C, R>): AnyRoute =>
+        row<P, Q, B, R>({ ...operation, method, path });
+    return Object.assign(row, { get: at('get'), post: at('post'), put: at('put'), patch: at('patch'), delete: at('delete') });
+  };
   return Object.assign(define, { group });
 }
 
