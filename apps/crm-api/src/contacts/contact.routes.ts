@@ -108,7 +108,7 @@ export function contactRoutes(contacts: ContactService): AnyRoute[] {
       responses: {
         200: {
           description: 'The matching contacts, or {} when none match',
-          schema: xmlRoot(z.union([xmlList(contactOutput, XML_NAMES.contacts), z.strictObject({})]), XML_NAMES.contacts.root),
+          schema: xmlRoot(z.union([xmlList(contactOutput, XML_NAMES.contact.list), z.strictObject({})]), XML_NAMES.contact.list.root),
         }
       },
       handler: async ({ body, store }) => {

@@ -31,7 +31,7 @@ export function trackRoutes(tracks: TrackService): AnyRoute[] {
   return [
     noInput.get(PATH, {
       summary: 'K1: tracks of the account, the Default track first',
-      responses: { 200: { description: 'Every track (never empty: the Default track always exists)', schema: xmlList(trackOutput, XML_NAMES.tracks) } },
+      responses: { 200: { description: 'Every track (never empty: the Default track always exists)', schema: xmlList(trackOutput, XML_NAMES.track.list) } },
       handler: async ({ store }) => ({ status: 200, body: (await tracks.list(store)).map(trackView) }),
     }),
     route.post(PATH, {

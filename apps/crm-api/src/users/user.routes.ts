@@ -23,7 +23,7 @@ export function userRoutes(): AnyRoute[] {
     }),
     route.get('/dev/api/users', {
       summary: 'Users of the account',
-      responses: { 200: { description: 'Every user of the account', schema: xmlList(userOutput, XML_NAMES.users) } },
+      responses: { 200: { description: 'Every user of the account', schema: xmlList(userOutput, XML_NAMES.user.list) } },
       handler: async ({ store }) => ({ status: 200, body: (await usersOf(store)).map(userView) }),
     }),
     route.get('/dev/api/users/current-user', {
