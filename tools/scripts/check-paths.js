@@ -42,7 +42,7 @@ function namesInComments(text) {
   const comments = text.match(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g) ?? [];
   return comments.flatMap((comment) =>
     [...comment.matchAll(IN_COMMENT)]
-      .filter(({ 0: name, index }) => new RegExp(`\\.(?:${EXTENSIONS})$`).test(name) && !/[*.:\w\/-]$/.test(comment.slice(0, index)) && !/^[\w-]+\.[a-z]{2,}\//.test(name))
+      .filter(({ 0: name, index }) => new RegExp(`\\.(?:${EXTENSIONS})$`).test(name) && !/[*.:\w/-]$/.test(comment.slice(0, index)) && !/^[\w-]+\.[a-z]{2,}\//.test(name))
       .map(({ 0: name }) => name),
   );
 }
