@@ -23,7 +23,8 @@ const IN_COMMENT = new RegExp(`(?:[\\w.@-]+/)+[\\w.@-]*|[\\w-]+(?:\\.[\\w-]+)*\\
 /** Whether a name a file gives names something in the repository. */
 function found(name, file) {
   const clean = name.replace(/[/.]+$/, (tail) => (tail.endsWith('/') ? '' : tail)).replace(/\/$/, '');
-  if (!clean || /^https?:|^node:|^@lib\/|^\.\.?$/.test(clean)) return true;
+  // URLs, node's modules, the libs' import names, and the build's output (dist/, made by a build)
+  if (!clean || /^https?:|^node:|^@lib\/|^dist\/|^\.\.?$/.test(clean)) return true;
   const project = file.match(/^((?:apps|libs|tools)\/[^/]+)\//)?.[1];
   const bases = [root, path.join(root, path.dirname(file)), ...(project ? [path.join(root, project), path.join(root, project, 'src')] : [])];
   if (bases.some((base) => existsSync(path.join(base, clean)))) return true;
