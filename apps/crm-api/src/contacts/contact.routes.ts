@@ -35,7 +35,7 @@ import { BODY_LIMITS } from '../http/body-limits';
 
 const TAGS = ['contacts'];
 const route = defineRoute.group({ auth: 'basic', tags: TAGS, responses: commonErrors });
-/** Routes that take no input: no 400; 401 as every basic route (the scheme's). */
+/** Routes that take no input: no 400 to document (the 401 is the scheme's, as on every basic route). */
 const noInput = defineRoute.group({ auth: 'basic', tags: TAGS });
 const one = { description: 'The contact', schema: xmlRoot(contactOutput, XML_NAMES.contact.root) };
 const page = { description: 'A page of contacts: count on the first, cursor on the last when more follow', schema: contactListOutput };

@@ -15,7 +15,7 @@ import { BODY_LIMITS } from '../http/body-limits';
 
 const TAGS = ['deals'];
 const route = defineRoute.group({ auth: 'basic', tags: TAGS, responses: commonErrors });
-/** Routes that take no input: no 400; 401 as every basic route (the scheme's). */
+/** Routes that take no input: no 400 to document (the 401 is the scheme's, as on every basic route). */
 const noInput = defineRoute.group({ auth: 'basic', tags: TAGS });
 const BASE = '/dev/api/opportunity';
 const one = { description: 'The deal', schema: xmlRoot(dealOutput, XML_NAMES.deal.root) };

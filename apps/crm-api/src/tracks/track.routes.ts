@@ -11,7 +11,7 @@ import { BODY_LIMITS } from '../http/body-limits';
 
 const TAGS = ['tracks'];
 const route = defineRoute.group({ auth: 'basic', tags: TAGS, responses: commonErrors });
-/** Routes that take no input: no 400; 401 as every basic route (the scheme's). */
+/** Routes that take no input: no 400 to document (the 401 is the scheme's, as on every basic route). */
 const noInput = defineRoute.group({ auth: 'basic', tags: TAGS });
 const PATH = '/dev/api/milestone/pipelines';
 const one = { description: 'The track', schema: xmlRoot(trackOutput, XML_NAMES.track.root) };
