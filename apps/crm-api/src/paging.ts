@@ -76,7 +76,7 @@ export interface SortedPageParams {
 
 /**
  * A CRM page, being read: every list shows `count` (all records matching the filter) on its first
- * item and the cursor after its last (http/send-page.ts fills it within its size and byte budget).
+ * item and the cursor after its last (http/page-reply.ts fills it within its size and byte budget).
  */
 export type Page<T> = CountedPageReader<T>;
 

@@ -15,7 +15,7 @@ import { AUTH_LIMIT_NAME, DEFAULT_AUTH_LIMIT, type RateLimitSettings } from './a
 import { DEFAULT_PASSWORD_QUEUE, passwordQueue, type PasswordQueueSettings } from './auth/password-queue';
 import type { TokenSettings } from './auth/tokens';
 import { companyRoutes } from './companies/company.routes';
-import { errorBody } from './error-schema';
+import { errorBody, errorResponse } from './error-schema';
 import { feedSync, type FeedSync } from './feeds/feed-sync';
 import type { Publisher } from './feeds/feeds-config';
 import type { FetchLimits } from './feeds/fetch-feed';
@@ -95,20 +95,18 @@ export function createApp(config: NewsAppConfig) {
   // master key, an admin's token) is its own identity: a stale key locks only itself out.
   const presentedSecret = (req: Request) => `secret:${identityKey(bearerToken(req.headers) || accessTokenOf(req) || '')}`;
   const limited = (check: RequestHandler) => [...parseBody, limit.guard(presentedSecret, check)];
-  const signedOut = { description: 'No token, or an expired, altered or unknown-user token', schema: errorBody };
-  const notAdmin = { description: 'Signed in without the admin role', schema: errorBody };
-  const wrongSecret = { description: 'Credentials, token or master key missing or wrong', schema: errorBody };
-  const tooMany = { description: 'Too many failed attempts of this identity (email or secret) from this address, or from this address in all (Retry-After)', schema: errorBody };
-  const busy = {
-    description: 'Starting, the database does not answer, other attempts of this identity or address still in flight after 10 s, or the password-hash queue full: try again after Retry-After',
-    schema: errorBody,
-  };
+  const signedOut = errorResponse('No token, or an expired, altered or unknown-user token');
+  const notAdmin = errorResponse('Signed in without the admin role');
+  const wrongSecret = errorResponse('Credentials, token or master key missing or wrong');
+  const tooMany = errorResponse('Too many failed attempts of this identity (email or secret) from this address, or from this address in all (Retry-After)');
+  const busy = errorResponse(
+    'Starting, the database does not answer, other attempts of this identity or address still in flight after 10 s, or the password-hash queue full: try again after Retry-After',
+  );
   const signedInUser = (req: Request) => ({ user: currentUser(req) });
-  const signedOutOrBadKey = { description: 'No token or API key, or a token or key that is not valid (expired, altered, revoked, of a deleted user)', schema: errorBody };
-  const keyLimited = {
-    description: "The API key's daily quota or burst rate is used up (Retry-After; RateLimit-Policy and RateLimit say which). Requests with a token are not limited",
-    schema: errorBody,
-  };
+  const signedOutOrBadKey = errorResponse('No token or API key, or a token or key that is not valid (expired, altered, revoked, of a deleted user)');
+  const keyLimited = errorResponse(
+    "The API key's daily quota or burst rate is used up (Retry-After; RateLimit-Policy and RateLimit say which). Requests with a token are not limited",
+  );
   const auth: Record<keyof NewsUsers, AuthScheme> = {
     bearer: { before: [jwt.requireUser], security: ['bearer'], context: signedInUser, responses: { 401: signedOut } },
     'bearer-or-key': {

@@ -21,7 +21,7 @@ export interface UsersConfig extends BaseServiceConfig {
 
 /**
  * Reads the users configuration once at start. Outside production a missing cursor secret falls
- * back to the development default (printed); in production it is required, as CONTRACT.md asks.
+ * back to the development default (printed); in production it is required (README.md, Configuration).
  */
 export function loadConfig(env: NodeJS.ProcessEnv): UsersConfig {
   const { parsed, base, values, defaultsUsed } = readServiceEnv(envSchema, env, { devDefaults: DEV_DEFAULTS, checked: ['USERS_CURSOR_SECRET', 'USERS_API_KEY'] });

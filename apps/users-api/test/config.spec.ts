@@ -12,7 +12,7 @@ describe('loadConfig', () => {
     expect(loadConfig({ USERS_CURSOR_SECRET: 's'.repeat(16) })).toMatchObject({ cursorSecret: 's'.repeat(16), warnings: [] });
   });
 
-  // CONTRACT.md: development defaults are never used with NODE_ENV=production; a missing secret stops the process
+  // README.md, Configuration: development defaults are never used with NODE_ENV=production; a missing secret stops the process
   it('stops in production without USERS_CURSOR_SECRET, naming it', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', USERS_API_KEY: KEY })).toThrow(/USERS_CURSOR_SECRET: is required when NODE_ENV=production/);
   });

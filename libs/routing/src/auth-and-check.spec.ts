@@ -56,6 +56,20 @@ describe('auth declared per route', () => {
   });
 });
 
+describe('a route group', () => {
+  const row = defineRoute.group({ auth: 'key', tags: ['people'], responses: { 400: { description: 'bad' }, 401: { description: 'signed out' } } });
+
+  it("gives each row the group's auth, tags and responses; a row's own tags and responses win", () => {
+    const [plain, own] = [
+      row({ method: 'get', path: '/p', summary: 'P', responses: { 200: { description: 'ok', schema: n } }, handler: () => ({ status: 200, body: { n: 1 } }) }),
+      row.delete('/q', { summary: 'Q', tags: ['q'], responses: { 401: { description: 'no key' } }, handler: () => ({ status: 401 }) }),
+    ];
+    expect(plain).toMatchObject({ auth: 'key', tags: ['people'], responses: { 200: { description: 'ok' }, 400: { description: 'bad' }, 401: { description: 'signed out' } } });
+    expect(own).toMatchObject({ method: 'delete', path: '/q', auth: 'key', tags: ['q'], responses: { 400: { description: 'bad' }, 401: { description: 'no key' } } });
+    expect(resolveAuth([plain], schemes)[0]!.security).toEqual(['apiKey']);
+  });
+});
+
 describe('response check', () => {
   it('answers 500 and records the route and the field when a 2xx body does not match its schema', async () => {
     takeResponseViolations();

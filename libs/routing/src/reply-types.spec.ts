@@ -27,6 +27,25 @@ const routes = [
   defineRoute({ method: 'get', path: '/j', auth: 'public', summary: 'bad', responses, handler: (_ctx: unknown, res: { end(): void }) => res.end() }),
 ];
 
+const signedIn = defineRoute.group({ auth: 'signedIn', tags: ['items'] });
+const open = defineRoute.group({ auth: 'public' });
+const rows = [
+  signedIn({ method: 'get', path: '/k', summary: 'ok', responses, handler: ({ user }) => ({ status: 200, body: { id: user.id, name: 'k' } }) }),
+  // @ts-expect-error a row of a group does not name its auth: the group does
+  signedIn({ method: 'get', path: '/l', auth: 'public', summary: 'bad', responses, handler: () => ({ status: 204 }) }),
+  // @ts-expect-error a row answers only what it declares
+  signedIn({ method: 'get', path: '/m', summary: 'bad', responses, handler: () => ({ status: 201, body: { id: 1, name: 'm' } }) }),
+  // @ts-expect-error a row of a public group has no signed-in user
+  open({ method: 'get', path: '/n', summary: 'bad', responses, handler: ({ user }) => ({ status: 200, body: { id: user.id, name: 'n' } }) }),
+  signedIn.post('/o', { summary: 'ok', responses, handler: ({ user }) => ({ status: 200, body: { id: user.id, name: 'o' } }) }),
+  // @ts-expect-error a method helper types the answer too
+  signedIn.put('/p', { summary: 'bad', responses, handler: () => ({ status: 200, body: { id: '1', name: 'p' } }) }),
+  // @ts-expect-error no such scheme
+  defineRoute.group({ auth: 'signedOut' }),
+];
+
 it('the accepted forms define routes', () => {
   expect(routes.slice(0, 3).map((route) => route.path)).toEqual(['/a', '/b', '/c']);
+  expect(rows[0]).toMatchObject({ method: 'get', path: '/k', auth: 'signedIn', tags: ['items'] });
+  expect(rows[4]).toMatchObject({ method: 'post', path: '/o', auth: 'signedIn', tags: ['items'] });
 });

@@ -22,6 +22,11 @@ export interface RouteResponse {
   schema?: z.ZodType;
 }
 
+/** Responses of one schema under their own descriptions (an app's error body): `const errorResponse = responseOf(errorBody)`, then `404: errorResponse('No user with that id')`. */
+export const responseOf =
+  <Z extends z.ZodType>(schema: Z) =>
+  (description: string) => ({ description, schema });
+
 /** The responses a route declares, by status. */
 export type Responses = Record<number, RouteResponse>;
 
@@ -93,16 +98,26 @@ export type MediaKind = 'json' | 'xml';
  * One row of an app's route table: everything needed to serve the route, validate its input and
  * describe it in OpenAPI. Routers are built from these tables and nothing else.
  */
-export interface Route<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, C extends object = object, R extends Responses = Responses> {
+export interface Route<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, C extends object = object, R extends Responses = Responses>
+  extends RouteRow<P, Q, B, C, R> {
+  /** Who may call: PUBLIC or the name of one of the app's auth schemes (its middleware, its OpenAPI security, its context). */
+  auth: string;
+}
+
+/** A route as a row of a route group writes it: without the auth (and, when the group gives them, the tags) its group shares. */
+export interface RouteRow<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, C extends object = object, R extends Responses = Responses>
+  extends Operation<P, Q, B, C, R> {
   method: HttpMethod;
   path: string;
+}
+
+/** What a route does at its method and path (`group.get(path, operation)`). */
+export interface Operation<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, C extends object = object, R extends Responses = Responses> {
   summary: string;
   description?: string;
   tags?: string[];
   /** OpenAPI operationId; derived from the method and path when absent. */
   operationId?: string;
-  /** Who may call: PUBLIC or the name of one of the app's auth schemes (its middleware, its OpenAPI security, its context). */
-  auth: string;
   /** Admitted through the heavy-request gate like a paged list: its answer may be megabytes. */
   heavy?: boolean;
   /** Middleware that runs after the auth scheme's and before validation (rate limits, body parsing for auth). */
@@ -132,7 +147,7 @@ type ContextOf<Contexts, A> = A extends keyof Contexts ? Contexts[A] : PublicCon
  * gives `{ user: undefined }`. The handler's answer is typed by the route's `responses`.
  */
 export function routeDefiner<Contexts extends Record<string, object>>() {
-  return <
+  const define = <
     P extends z.ZodType = z.ZodType,
     Q extends z.ZodType = z.ZodType,
     B extends z.ZodType = z.ZodType,
@@ -141,6 +156,22 @@ export function routeDefiner<Contexts extends Record<string, object>>() {
   >(
     route: Route<P, Q, B, ContextOf<Contexts, A> & object, R> & { auth: A },
   ): AnyRoute => route as unknown as AnyRoute;
+  /**
+   * The routes of a table that share their auth, tags and the responses each of them can give
+   * (e.g. 400 for bad input): `group.get(path, operation)` (or `group({ method, path, ...operation })`)
+   * states only what is the route's own; its own tags and responses win.
+   */
+  const group = <A extends Extract<keyof Contexts, string> | typeof PUBLIC>(shared: { auth: A; tags?: string[]; responses?: Responses }) => {
+    type C = ContextOf<Contexts, A> & object;
+    const row = <P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, R extends Responses = Responses>(route: RouteRow<P, Q, B, C, R>): AnyRoute =>
+      ({ ...route, auth: shared.auth, tags: route.tags ?? shared.tags, responses: { ...shared.responses, ...route.responses } }) as unknown as AnyRoute;
+    const at =
+      (method: HttpMethod) =>
+      <P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, R extends Responses = Responses>(path: string, operation: Operation<P, Q, B, C, R>): AnyRoute =>
+        row<P, Q, B, R>({ ...operation, method, path });
+    return Object.assign(row, { get: at('get'), post: at('post'), put: at('put'), patch: at('patch'), delete: at('delete') });
+  };
+  return Object.assign(define, { group });
 }
 
 /** Routes of no app's schemes: public ones (health, the OpenAPI document) or those given their `security` by hand. */

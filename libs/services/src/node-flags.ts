@@ -4,8 +4,8 @@
  * `--heap-growing-percent` in NODE_OPTIONS): docker/Dockerfile, and tools/deploy-checks fails if it
  * says otherwise, and checks the Kubernetes memory limits hold old space + 3 semi-spaces + 96 MB.
  * `npm start` (tools/dev-runner) and the benchmark (tools/bench) pass them all on the command line.
- * Why these values, and what they cost: docs/BENCHMARKS.md, "Memory", "Garbage collection: the
- * semi-space" and "Heap growth".
+ * Why these values, and what they cost: docs/BENCHMARKS.md, "Memory: what the resident set is made
+ * of" and "Heap flags: the semi-space and heap growth".
  *
  * - `--max-old-space-size`: a heap limit well inside the container's memory limit (k8s: 256Mi).
  *   Below 256 MB V8 also lets the heap grow to only 1.3 times the live data before a full

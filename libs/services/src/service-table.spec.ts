@@ -14,7 +14,7 @@ describe('service table', () => {
     expect(serviceForHost(undefined, 'localhost')).toBeUndefined();
   });
 
-  it('names each row as CONTRACT.md lists it (port variable, env prefix, database)', () => {
+  it('names each row as README.md lists it (port variable, env prefix, database)', () => {
     expect(SERVICES.map((s) => [s.name, s.subdomain, s.portEnv, s.defaultPort, s.envPrefix, s.database])).toEqual([
       ['crm-api', 'crm', 'CRM_PORT', 3001, 'CRM', 'crm'],
       ['articles-api', 'articles', 'ARTICLES_PORT', 3002, 'ARTICLES', 'articles'],

@@ -44,7 +44,7 @@ export const baseEnvShape = {
 };
 
 /**
- * Secrets with documented development defaults (CONTRACT.md): in production every one must be set
+ * Secrets with documented development defaults (README.md, Configuration): in production every one must be set
  * (else the process stops naming them all); elsewhere a missing one takes its default, and
  * `defaultsUsed` lists them as `NAME=value` for the start-up log.
  */

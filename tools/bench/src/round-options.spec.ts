@@ -13,6 +13,14 @@ describe('the rounds tools’ options (ab.ts, profile.ts)', () => {
     expect(rowsNamed(rows, 'nothing like it')).toEqual([]);
   });
 
+  it('a part =name keeps the row of exactly that name, not those it starts', () => {
+    const news = [row('news GET /news?company=BHP'), row('news GET /news?company=BHP (X-Api-Key)')];
+    expect(names(rowsNamed(news, 'company=BHP'))).toEqual(names(news));
+    expect(names(rowsNamed(news, '=news GET /news?company=BHP'))).toEqual(['news GET /news?company=BHP']);
+    expect(names(rowsNamed([...rows, ...news], 'by id,=news GET /news?company=BHP'))).toEqual(['crm GET contact by id', 'news GET /news?company=BHP']);
+    expect(rowsNamed(news, '=news GET')).toEqual([]);
+  });
+
   it('a run is a fixed number of requests after a fixed number of warm-up requests, not a duration', () => {
     expect(measureOptionsOf({ requests: '3000', warmup: '500', connections: '10' })).toEqual({ connections: 10, durationSeconds: 0, warmupSeconds: 0, requests: 3000, warmupRequests: 500 });
   });

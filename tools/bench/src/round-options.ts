@@ -7,7 +7,7 @@ import type { MeasureOptions } from './measure';
  */
 export function roundOptions(defaultRounds: number) {
   return {
-    /** Only the rows whose name contains this text (or one of these, comma-separated). */
+    /** Only the rows whose name contains this text (or one of these, comma-separated; `=name`: that name exactly). */
     only: { type: 'string' },
     rounds: { type: 'string', default: String(defaultRounds) },
     requests: { type: 'string', default: '3000' },
@@ -26,5 +26,10 @@ export const measureOptionsOf = (args: { requests: string; warmup: string; conne
   warmupRequests: Number(args.warmup),
 });
 
-/** The rows whose name contains `only` (or one of its comma-separated parts); all without it. */
-export const rowsNamed = (rows: Endpoint[], only: string | undefined) => rows.filter((row) => !only || only.split(',').some((part) => row.name.includes(part)));
+/**
+ * The rows whose name contains `only` (or one of its comma-separated parts); a part `=name` keeps
+ * the row of exactly that name (one whose name starts another's: `=news GET /news?company=BHP`);
+ * all without it.
+ */
+export const rowsNamed = (rows: Endpoint[], only: string | undefined) =>
+  rows.filter((row) => !only || only.split(',').some((part) => (part.startsWith('=') ? row.name === part.slice(1) : row.name.includes(part))));

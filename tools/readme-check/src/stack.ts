@@ -7,7 +7,7 @@ import { freePort, GATEWAY, SERVICES } from '@lib/services';
 import { sampleFeed } from './sample-feed';
 
 export interface Stack {
-  /** Each default port of CONTRACT.md (3001…3004, 8080) → the free port used instead. */
+  /** Each default port (libs/services/src/service-table.ts: 3001…3004, 8080) → the free port used instead. */
   ports: Map<number, number>;
   /** The embedded database's URL, for commands that reach it directly (`npm run crm:admin`). */
   mongoUrl: string;
@@ -43,7 +43,7 @@ async function startFeedServer(root: string): Promise<{ server: Server; publishe
 
 /**
  * What `npm start` runs once it has built: the dev runner, on a fresh embedded database, with every
- * port moved to a free one (CONTRACT.md's port variables) and the news feeds served locally. Its
+ * port moved to a free one (the port variables of README.md's service table) and the news feeds served locally. Its
  * working directory is `workDir`, so its `.data/` file does not replace that of an `npm start`
  * running in the repository.
  */

@@ -1,4 +1,4 @@
-import { insertTokenField } from '@lib/mongo';
+import { insertTokenField, requiredFields } from '@lib/mongo';
 import { Schema, type Connection, type Model } from 'mongoose';
 
 export interface ArticleDoc {
@@ -11,12 +11,7 @@ export interface ArticleDoc {
 
 // _id is the article id (from the `articles` counter); lists sort on it, so no extra index.
 const articleSchema = new Schema<ArticleDoc>(
-  {
-    _id: { type: Number, required: true },
-    ...insertTokenField,
-    title: { type: String, required: true },
-    content: { type: String, required: true },
-  },
+  { ...requiredFields({ _id: Number, title: String, content: String }), ...insertTokenField },
   { versionKey: false, timestamps: { createdAt: 'created_at', updatedAt: 'updated_at' } },
 );
 

@@ -1,3 +1,4 @@
+import { responseOf } from '@lib/routing';
 import { flatErrorSchema } from '@lib/errors';
 import { pathId, queryInt, text, z } from '@lib/validation';
 
@@ -52,3 +53,6 @@ export const listEnvelope = z.strictObject({
 
 /** The error body (flatErrorBody), as the OpenAPI component `Error`. */
 export const errorEnvelope = flatErrorSchema.meta({ id: 'Error' });
+
+/** A response of the error body, under its own description. */
+export const errorResponse = responseOf(errorEnvelope);

@@ -30,4 +30,4 @@ export const pagedContactOutput = contactOutput.extend({
 });
 
 /** A page of contacts: `<contacts><contact>…</contact>…</contacts>` in XML. */
-export const contactListOutput = xmlList(pagedContactOutput, XML_NAMES.contacts);
+export const contactListOutput = xmlList(pagedContactOutput, XML_NAMES.contact.list);

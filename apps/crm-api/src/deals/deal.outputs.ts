@@ -32,7 +32,7 @@ export const pagedDealOutput = dealOutput.extend({
 });
 
 /** A page of deals: `<collection><opportunity>…</opportunity>…</collection>` in XML. */
-export const dealPageOutput = xmlList(pagedDealOutput, XML_NAMES.deals);
+export const dealPageOutput = xmlList(pagedDealOutput, XML_NAMES.deal.list);
 /** D8/D9: the same answer in each type's shape (XML element names cannot hold every milestone name). */
 export const byMilestoneOutput = xmlRoot(
   z.union([

@@ -14,6 +14,9 @@ import { milestoneReply } from './milestone-view';
 import { BODY_LIMITS } from '../http/body-limits';
 
 const TAGS = ['deals'];
+const route = defineRoute.group({ auth: 'basic', tags: TAGS, responses: commonErrors });
+/** Routes that take no input: no 400 to document (the 401 is the scheme's, as on every basic route). */
+const noInput = defineRoute.group({ auth: 'basic', tags: TAGS });
 const BASE = '/dev/api/opportunity';
 const one = { description: 'The deal', schema: xmlRoot(dealOutput, XML_NAMES.deal.root) };
 const page = { description: 'A page of deals, oldest first: count on the first, cursor on the last when more follow', schema: dealPageOutput };
@@ -29,149 +32,97 @@ function assertNoId(id: number | undefined) {
 
 export function dealRoutes(deals: DealService): AnyRoute[] {
   return [
-    defineRoute({
-      method: 'get',
-      path: BASE,
-      auth: 'basic',
+    route.get(BASE, {
       summary: 'D1: deals of the account, oldest first (or by global_sort_key), paged',
-      tags: TAGS,
       request: { query: listQuery },
-      responses: { 200: page, ...commonErrors },
+      responses: { 200: page },
       handler: async ({ query, store, media }) => pageReply(media, await deals.list(store, query), DEAL_PAGE),
     }),
-    defineRoute({
-      method: 'get',
-      path: `${BASE}/byMilestone`,
-      auth: 'basic',
+    noInput.get(`${BASE}/byMilestone`, {
       summary: 'D8: deals of the Default track by milestone',
-      tags: TAGS,
       heavy: true,
-      responses: { 200: byMilestone, 401: commonErrors[401] },
+      responses: { 200: byMilestone },
       handler: async ({ store, media }) => milestoneReply(media, await deals.byDefaultMilestone(store)),
     }),
-    defineRoute({
-      method: 'get',
-      path: `${BASE}/byPipeline/based`,
-      auth: 'basic',
+    route.get(`${BASE}/byPipeline/based`, {
       summary: 'D9: deals of a track by milestone (pipeline_id 0: the Default track)',
-      tags: TAGS,
       heavy: true,
       request: { query: byPipelineQuery },
-      responses: { 200: byMilestone, ...commonErrors },
+      responses: { 200: byMilestone },
       handler: async ({ query, store, media }) => milestoneReply(media, await deals.byMilestone(store, query.pipeline_id)),
     }),
-    defineRoute({
-      method: 'get',
-      path: `${BASE}/based`,
-      auth: 'basic',
+    route.get(`${BASE}/based`, {
       summary: 'D10: deals of a track (pipeline_id 0: the Default track, 1: all tracks), oldest first (or by global_sort_key), paged',
-      tags: TAGS,
       request: { query: basedQuery },
-      responses: { 200: page, ...commonErrors },
+      responses: { 200: page },
       handler: async ({ query: { pipeline_id, ...params }, store, media }) => pageReply(media, await deals.ofTrack(store, pipeline_id, params), DEAL_PAGE),
     }),
-    defineRoute({
-      method: 'get',
-      path: `${BASE}/my/deals`,
-      auth: 'basic',
+    route.get(`${BASE}/my/deals`, {
       summary: 'D12: deals owned by the caller, oldest first',
-      tags: TAGS,
-      responses: { 200: page, ...commonErrors },
+      responses: { 200: page },
       request: { query: wholeListQuery },
       handler: async ({ query, user, store, media }) => pageReply(media, await deals.ofOwner(store, user._id, query), DEAL_PAGE),
     }),
-    defineRoute({
-      method: 'get',
-      path: '/dev/api/contacts/:id/deals',
-      auth: 'basic',
+    route.get('/dev/api/contacts/:id/deals', {
       summary: 'D11: deals related to the contact, oldest first',
       description: 'An empty list for a contact without deals and for an id that names no contact of the account.',
-      tags: TAGS,
       request: { params: contactDealsParams, query: wholeListQuery },
-      responses: { 200: page, ...commonErrors },
+      responses: { 200: page },
       handler: async ({ params, query, store, media }) => pageReply(media, await deals.ofContact(store, params.id, query), DEAL_PAGE),
     }),
-    defineRoute({
-      method: 'post',
-      path: `${BASE}/bulk`,
-      auth: 'basic',
+    route.post(`${BASE}/bulk`, {
       summary: 'D7: delete every listed deal of the account',
       description: 'JSON `{"ids": [1, 2]}` or form `ids=[1,2]`. Ids of no deal of the account are ignored.',
-      tags: TAGS,
       request: { body: bulkInput, bodyTypes: ['json', 'form'], bodyLimit: BODY_LIMITS.ids },
-      responses: { 200: deleted, ...commonErrors },
+      responses: { 200: deleted },
       handler: async ({ body, store }) => ({ status: 200, body: { deleted: await deals.removeMany(store, body.ids) } }),
     }),
-    defineRoute({
-      method: 'put',
-      path: `${BASE}/partial-update`,
-      auth: 'basic',
+    route.put(`${BASE}/partial-update`, {
       summary: 'Change only the sent fields of the deal with the id in the body',
-      tags: TAGS,
       request: { body: dealPatch, bodyLimit: BODY_LIMITS.records },
-      responses: { 200: one, 404: notFoundError, ...commonErrors },
+      responses: { 200: one, 404: notFoundError },
       handler: async ({ body, store }) => ({ status: 200, body: shownDealView(await deals.patch(store, body)) }),
     }),
-    defineRoute({
-      method: 'post',
-      path: `${BASE}/email/:email`,
-      auth: 'basic',
+    route.post(`${BASE}/email/:email`, {
       summary: 'D5: create a deal related to the contact with this email',
       description: '400 and nothing created when no contact of the account has the email.',
-      tags: TAGS,
       request: { params: emailParams, body: dealInput, bodyLimit: BODY_LIMITS.records },
-      responses: { 200: one, ...commonErrors },
+      responses: { 200: one },
       handler: async ({ params, body, store }) => {
         assertNoId(body.id);
         if (!isEmail(params.email)) throw validationFailed([{ field: 'email', message: `${params.email} is not a valid email address` }]);
         return { status: 200, body: shownDealView(await deals.createForEmail(store, params.email, body)) };
       },
     }),
-    defineRoute({
-      method: 'get',
-      path: `${BASE}/:id`,
-      auth: 'basic',
+    route.get(`${BASE}/:id`, {
       summary: 'D2: one deal',
-      tags: TAGS,
       request: { params: dealParams },
-      responses: { 200: one, 204: { description: 'No deal with that id' }, ...commonErrors },
+      responses: { 200: one, 204: { description: 'No deal with that id' } },
       handler: async ({ params, store }) => {
         const found = await deals.get(store, params.id);
         return found ? { status: 200, body: shownDealView(found) } : { status: 204 };
       },
     }),
-    defineRoute({
-      method: 'post',
-      path: BASE,
-      auth: 'basic',
+    route.post(BASE, {
       summary: 'D3: create a deal (with the id of a deal of the account: replace that deal, as D4)',
-      tags: TAGS,
       request: { body: dealInput, bodyLimit: BODY_LIMITS.records },
-      responses: { 200: one, 404: notFoundError, ...commonErrors },
+      responses: { 200: one, 404: notFoundError },
       handler: async ({ body, store }) => ({ status: 200, body: shownDealView(await deals.save(store, body)) }),
     }),
-    defineRoute({
-      method: 'put',
-      path: BASE,
-      auth: 'basic',
+    route.put(BASE, {
       summary: 'D4: replace the deal with the id in the body',
       description: 'The body is the whole deal: the required fields must be sent; optional fields not sent take their defaults. Use partial-update to change some fields only.',
-      tags: TAGS,
       request: { body: dealInput, bodyLimit: BODY_LIMITS.records },
-      responses: { 200: one, 404: notFoundError, ...commonErrors },
+      responses: { 200: one, 404: notFoundError },
       handler: async ({ body, store }) => {
         if (body.id === undefined) throw validationFailed([{ field: 'id', message: 'is required (POST creates a deal)' }]);
         return { status: 200, body: shownDealView(await deals.replace(store, body.id, body)) };
       },
     }),
-    defineRoute({
-      method: 'delete',
-      path: `${BASE}/:id`,
-      auth: 'basic',
+    route.delete(`${BASE}/:id`, {
       summary: 'D6: delete a deal',
-      tags: TAGS,
       request: { params: dealParams },
-      responses: { 200: deleted, ...commonErrors },
+      responses: { 200: deleted },
       handler: async ({ params, store }) => ({ status: 200, body: { deleted: await deals.remove(store, params.id) } }),
     }),
   ];

@@ -23,5 +23,5 @@ export const eventListOutput = xmlList(
     count: z.number().int().optional().meta({ description: 'On the first item: number of all matching events' }),
     cursor: z.string().optional().meta({ description: 'On the last item when another page exists' }),
   }),
-  XML_NAMES.events,
+  XML_NAMES.event.list,
 );

@@ -13,6 +13,7 @@ import type { EventChanges, EventService } from './event.service';
 import { shownEventView } from './event.presenter';
 
 const TAGS = ['events'];
+const route = defineRoute.group({ auth: 'basic', tags: TAGS, responses: commonErrors });
 const one = { description: 'The event, with its contacts as contact objects', schema: xmlRoot(eventOutput, XML_NAMES.event.root) };
 const list = { description: 'Events by start time: count on the first, cursor on the last when more follow (an empty list when none)', schema: eventListOutput };
 
@@ -28,59 +29,39 @@ const contactsField = (body: EventInput) => (body.contacts ? 'contacts' : 'conta
 
 export function eventRoutes(events: EventService): AnyRoute[] {
   return [
-    defineRoute({
-      method: 'get',
-      path: '/dev/api/events',
-      auth: 'basic',
+    route.get('/dev/api/events', {
       summary: 'E1: events overlapping the range from start to end (epoch seconds, both required), by start time',
       description: 'An event overlaps when it starts at or before `end` and ends at or after `start`.',
-      tags: TAGS,
       request: { query: rangeQuery },
-      responses: { 200: list, ...commonErrors },
+      responses: { 200: list },
       handler: async ({ query, store, media }) => pageReply(media, await events.overlapping(store, query), EVENT_PAGE),
     }),
-    defineRoute({
-      method: 'get',
-      path: '/dev/api/contacts/:contact_id/events/sort',
-      auth: 'basic',
+    route.get('/dev/api/contacts/:contact_id/events/sort', {
       summary: 'E2: events related to the contact, by start time',
-      tags: TAGS,
       request: { params: contactEventsParams, query: wholeListQuery },
-      responses: { 200: list, ...commonErrors },
+      responses: { 200: list },
       handler: async ({ params, query, store, media }) => pageReply(media, await events.ofContact(store, params.contact_id, query), EVENT_PAGE),
     }),
-    defineRoute({
-      method: 'post',
-      path: '/dev/api/events',
-      auth: 'basic',
+    route.post('/dev/api/events', {
       summary: 'E3: create an event (title, start, end required)',
-      tags: TAGS,
       request: { body: eventInput, bodyLimit: BODY_LIMITS.records },
-      responses: { 200: one, ...commonErrors },
+      responses: { 200: one },
       handler: async ({ body, store }) => {
         if (body.id !== undefined) throw validationFailed([{ field: 'id', message: 'must not be sent when creating; use PUT /dev/api/events to update' }]);
         return { status: 200, body: shownEventView(await events.create(store, changesOf(body), contactsField(body))) };
       },
     }),
-    defineRoute({
-      method: 'put',
-      path: '/dev/api/events',
-      auth: 'basic',
+    route.put('/dev/api/events', {
       summary: 'E4: update the event with the id in the body (without an id, create one)',
       description: 'The sent fields replace the stored ones; fields not sent stay.',
-      tags: TAGS,
       request: { body: eventInput, bodyLimit: BODY_LIMITS.records },
-      responses: { 200: one, 404: notFoundError, ...commonErrors },
+      responses: { 200: one, 404: notFoundError },
       handler: async ({ body, store }) => ({ status: 200, body: shownEventView(await events.save(store, body.id, changesOf(body), contactsField(body))) }),
     }),
-    defineRoute({
-      method: 'delete',
-      path: '/dev/api/events/:id',
-      auth: 'basic',
+    route.delete('/dev/api/events/:id', {
       summary: 'E5: delete an event',
-      tags: TAGS,
       request: { params: eventParams },
-      responses: { 204: { description: 'Deleted (or there was no such event)' }, ...commonErrors },
+      responses: { 204: { description: 'Deleted (or there was no such event)' } },
       handler: async ({ params, store }) => {
         await events.remove(store, params.id);
         return { status: 204 };

@@ -4,7 +4,7 @@ import { MAX_CURSOR_LENGTH } from '@lib/paging';
  * The byte budget of one page (docs/RESILIENCE.md, "Bounds"; apps/crm-api/README.md, "Limits").
  * Every list accepts up to PAGE_SIZE_MAX items per page and ends a page early, with the cursor on
  * its last item, when the next item would take the answer as sent (JSON or XML) over the budget:
- * see send-page.ts. Each list's worst item (its `*.paging.ts`, from the stored bounds) is measured
+ * see http/page-reply.ts. Each list's worst item (its `*.paging.ts`, from the stored bounds) is measured
  * in test/page-budget.spec.ts and fits the budget, so a page is never empty while items remain.
  */
 export const PAGE_BUDGET_BYTES = 8 * 1024 * 1024;

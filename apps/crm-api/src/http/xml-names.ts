@@ -1,3 +1,6 @@
+/** A resource's element, and its list's: a `list` element holding one `element` per entry. */
+const named = <E extends string, L extends string>(element: E, list: L) => ({ root: element, list: { root: list, item: element } }) as const;
+
 /**
  * The XML element names of every resource, as the original service writes them: its Java client's
  * JAXB classes read them (github agilecrm/java-api, `com.agilecrm.stubs`). A deal is `<opportunity>`
@@ -10,19 +13,12 @@
  * names its list schema declares (`listNames`, http/page-reply.ts).
  */
 export const XML_NAMES = {
-  contact: { root: 'contact' },
-  contacts: { root: 'contacts', item: 'contact' },
-  deal: { root: 'opportunity' },
-  deals: { root: 'collection', item: 'opportunity' },
-  note: { root: 'note' },
-  notes: { root: 'collection', item: 'note' },
-  task: { root: 'task' },
-  tasks: { root: 'tasks', item: 'task' },
-  event: { root: 'event' },
-  events: { root: 'events', item: 'event' },
-  track: { root: 'track' },
-  tracks: { root: 'tracks', item: 'track' },
-  user: { root: 'user' },
-  users: { root: 'users', item: 'user' },
+  contact: named('contact', 'contacts'),
+  deal: named('opportunity', 'collection'),
+  note: named('note', 'collection'),
+  task: named('task', 'tasks'),
+  event: named('event', 'events'),
+  track: named('track', 'tracks'),
+  user: named('user', 'users'),
   result: { root: 'result' },
 } as const;

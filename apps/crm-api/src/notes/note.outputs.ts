@@ -20,5 +20,5 @@ export const noteListOutput = xmlList(
     count: z.number().int().optional().meta({ description: 'On the first item: number of all matching notes' }),
     cursor: z.string().optional().meta({ description: 'On the last item when another page exists' }),
   }),
-  XML_NAMES.notes,
+  XML_NAMES.note.list,
 );

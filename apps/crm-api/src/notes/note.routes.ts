@@ -15,6 +15,7 @@ import { noteView } from './note.view';
 import { BODY_LIMITS } from '../http/body-limits';
 
 const TAGS = ['notes'];
+const route = defineRoute.group({ auth: 'basic', tags: TAGS, responses: commonErrors });
 const one = { description: 'The note', schema: xmlRoot(noteOutput, XML_NAMES.note.root) };
 const list = { description: 'Notes, oldest first: count on the first, cursor on the last when more follow (an empty list when none)', schema: noteListOutput };
 
@@ -44,94 +45,62 @@ export function noteRoutes(notes: NoteService): AnyRoute[] {
   };
 
   return [
-    defineRoute({
-      method: 'post',
-      path: '/dev/api/notes',
-      auth: 'basic',
+    route.post('/dev/api/notes', {
       summary: 'N1: create a note, optionally related to contacts (and deals)',
-      tags: TAGS,
       request: { body: noteInput, bodyLimit: BODY_LIMITS.record },
-      responses: { 200: one, ...commonErrors },
+      responses: { 200: one },
       handler: ({ body, user, store }) => create(store, body, user),
     }),
-    defineRoute({
-      method: 'put',
-      path: '/dev/api/notes',
-      auth: 'basic',
+    route.put('/dev/api/notes', {
       summary: 'Update the note with the id in the body: the sent fields replace the stored ones',
-      tags: TAGS,
       request: { body: noteUpdateInput, bodyLimit: BODY_LIMITS.record },
-      responses: { 200: one, 404: notFoundError, ...commonErrors },
+      responses: { 200: one, 404: notFoundError },
       handler: ({ body, store }) => update(store, body),
     }),
-    defineRoute({
-      method: 'post',
-      path: '/dev/api/contacts/email/note/add',
-      auth: 'basic',
+    route.post('/dev/api/contacts/email/note/add', {
       summary: 'N2: add a note to the contact with this email (form call)',
       description: 'Form fields `email` and `note` (JSON object text with subject and description). An email no contact has is a 400 and nothing is created.',
-      tags: TAGS,
       request: { body: noteByEmailForm, bodyTypes: ['form', 'json'], bodyLimit: BODY_LIMITS.record },
-      responses: { 204: { description: 'Note added' }, ...commonErrors },
+      responses: { 204: { description: 'Note added' } },
       handler: async ({ body, user, store }) => {
         await notes.createForEmail(store, body.email, { ...body.note, owner: user._id });
         return { status: 204 };
       },
     }),
-    defineRoute({
-      method: 'get',
-      path: '/dev/api/contacts/:contact_id/notes',
-      auth: 'basic',
+    route.get('/dev/api/contacts/:contact_id/notes', {
       summary: 'N3: notes related to the contact, oldest first',
-      tags: TAGS,
       request: { params: contactNotesParams, query: wholeListQuery },
-      responses: { 200: list, ...commonErrors },
+      responses: { 200: list },
       handler: async ({ params, query, store, media }) => pageReply(media, await notes.ofContact(store, params.contact_id, query), NOTE_PAGE),
     }),
-    defineRoute({
-      method: 'delete',
-      path: '/dev/api/contacts/:contact_id/notes/:note_id',
-      auth: 'basic',
+    route.delete('/dev/api/contacts/:contact_id/notes/:note_id', {
       summary: 'N4: remove the relation between the note and the contact (the note stays)',
-      tags: TAGS,
       request: { params: contactNoteParams },
-      responses: { 204: { description: 'Not related any more (also when it was not)' }, ...commonErrors },
+      responses: { 204: { description: 'Not related any more (also when it was not)' } },
       handler: async ({ params, store }) => {
         await notes.unrelate(store, params.contact_id, params.note_id);
         return { status: 204 };
       },
     }),
-    defineRoute({
-      method: 'get',
-      path: '/dev/api/opportunity/:id/notes',
-      auth: 'basic',
+    route.get('/dev/api/opportunity/:id/notes', {
       summary: 'Notes related to the deal, oldest first',
-      tags: TAGS,
       request: { params: dealNotesParams, query: wholeListQuery },
-      responses: { 200: list, ...commonErrors },
+      responses: { 200: list },
       handler: async ({ params, query, store, media }) => pageReply(media, await notes.ofDeal(store, params.id, query), NOTE_PAGE),
     }),
-    defineRoute({
-      method: 'post',
-      path: '/dev/api/opportunity/deals/notes',
-      auth: 'basic',
+    route.post('/dev/api/opportunity/deals/notes', {
       summary: 'Create a note related to deals (deal_ids required)',
-      tags: TAGS,
       request: { body: noteInput, bodyLimit: BODY_LIMITS.record },
-      responses: { 200: one, ...commonErrors },
+      responses: { 200: one },
       handler: ({ body, user, store }) => {
         requireDeals(body);
         return create(store, body, user);
       },
     }),
-    defineRoute({
-      method: 'put',
-      path: '/dev/api/opportunity/deals/notes',
-      auth: 'basic',
+    route.put('/dev/api/opportunity/deals/notes', {
       summary: 'Update a note related to deals (Python client README 4.6): as PUT /dev/api/notes, deal_ids required',
-      tags: TAGS,
       request: { body: noteUpdateInput, bodyLimit: BODY_LIMITS.record },
-      responses: { 200: one, 404: notFoundError, ...commonErrors },
+      responses: { 200: one, 404: notFoundError },
       handler: ({ body, store }) => {
         requireDeals(body);
         return update(store, body);

@@ -29,5 +29,5 @@ export const taskListOutput = xmlList(
     count: z.number().int().optional().meta({ description: 'On the first item: number of all matching tasks' }),
     cursor: z.string().optional().meta({ description: 'On the last item when another page exists' }),
   }),
-  XML_NAMES.tasks,
+  XML_NAMES.task.list,
 );

@@ -10,6 +10,9 @@ import { trackView } from './track.view';
 import { BODY_LIMITS } from '../http/body-limits';
 
 const TAGS = ['tracks'];
+const route = defineRoute.group({ auth: 'basic', tags: TAGS, responses: commonErrors });
+/** Routes that take no input: no 400 to document (the 401 is the scheme's, as on every basic route). */
+const noInput = defineRoute.group({ auth: 'basic', tags: TAGS });
 const PATH = '/dev/api/milestone/pipelines';
 const one = { description: 'The track', schema: xmlRoot(trackOutput, XML_NAMES.track.root) };
 
@@ -26,49 +29,33 @@ function milestonesOf(body: TrackInput): string[] {
 
 export function trackRoutes(tracks: TrackService): AnyRoute[] {
   return [
-    defineRoute({
-      method: 'get',
-      path: PATH,
-      auth: 'basic',
+    noInput.get(PATH, {
       summary: 'K1: tracks of the account, the Default track first',
-      tags: TAGS,
-      responses: { 200: { description: 'Every track (never empty: the Default track always exists)', schema: xmlList(trackOutput, XML_NAMES.tracks) }, 401: commonErrors[401] },
+      responses: { 200: { description: 'Every track (never empty: the Default track always exists)', schema: xmlList(trackOutput, XML_NAMES.track.list) } },
       handler: async ({ store }) => ({ status: 200, body: (await tracks.list(store)).map(trackView) }),
     }),
-    defineRoute({
-      method: 'post',
-      path: PATH,
-      auth: 'basic',
+    route.post(PATH, {
       summary: 'K2: create a track',
       description: 'Body `{"name": "Sales", "milestone": "Open,Demo,Won,Lost"}`. The name must not be Default nor the name of another track of the account.',
-      tags: TAGS,
       request: { body: trackInput, bodyLimit: BODY_LIMITS.fields },
-      responses: { 200: one, ...commonErrors },
+      responses: { 200: one },
       handler: async ({ body, store }) => {
         if (body.id !== undefined) throw validationFailed([{ field: 'id', message: 'must not be sent when creating; use PUT to update' }]);
         return { status: 200, body: trackView(await tracks.create(store, body.name, milestonesOf(body))) };
       },
     }),
-    defineRoute({
-      method: 'put',
-      path: PATH,
-      auth: 'basic',
+    route.put(PATH, {
       summary: 'K3: rename a track and set its milestones (without an id, create one)',
       description: 'A milestone that still holds deals cannot be removed or renamed; the Default track cannot be changed.',
-      tags: TAGS,
       request: { body: trackInput, bodyLimit: BODY_LIMITS.fields },
-      responses: { 200: one, 404: notFoundError, ...commonErrors },
+      responses: { 200: one, 404: notFoundError },
       handler: async ({ body, store }) => ({ status: 200, body: trackView(await tracks.save(store, body.id, body.name, milestonesOf(body))) }),
     }),
-    defineRoute({
-      method: 'delete',
-      path: `${PATH}/:id`,
-      auth: 'basic',
+    route.delete(`${PATH}/:id`, {
       summary: 'K4: delete a track',
       description: '400 for the Default track (always the last one left) and for a track that still holds deals.',
-      tags: TAGS,
       request: { params: trackParams },
-      responses: { 204: { description: 'Deleted (or there was no such track)' }, ...commonErrors },
+      responses: { 204: { description: 'Deleted (or there was no such track)' } },
       handler: async ({ params, store }) => {
         await tracks.remove(store, params.id);
         return { status: 204 };

@@ -1,6 +1,6 @@
 import type { AnyRoute } from '@lib/routing';
 import { defineRoute } from '../define-route';
-import { errorBody } from '../error-schema';
+import { errorResponse } from '../error-schema';
 import { authBody, authResult } from '../users/user.schemas';
 import { userView } from '../users/user.view';
 import { signToken, type TokenSettings } from './tokens';
@@ -16,8 +16,8 @@ export function authRoutes(tokens: TokenSettings): AnyRoute[] {
       request: { body: authBody, bodyTypes: ['form', 'json'] },
       responses: {
         201: { description: 'A token and the user', schema: authResult },
-        401: { description: 'Wrong or missing credentials or master key (never says which)', schema: errorBody },
-        429: { description: 'Too many failed sign-ins of this email from this address, or from this address in all (Retry-After); nothing was checked', schema: errorBody },
+        401: errorResponse('Wrong or missing credentials or master key (never says which)'),
+        429: errorResponse('Too many failed sign-ins of this email from this address, or from this address in all (Retry-After); nothing was checked'),
       },
       handler: ({ user }) => ({ status: 201, body: { token: signToken(tokens, user._id), user: userView(user) } }),
     }),

@@ -2,7 +2,7 @@ import type { AnyRoute } from '@lib/routing';
 import { defineRoute } from '../define-route';
 import { z } from '@lib/validation';
 import { accessTokenField, apiKeyField } from '../auth/access-token';
-import { errorBody } from '../error-schema';
+import { errorResponse } from '../error-schema';
 import { SECTORS, searchCompanies } from './companies';
 
 const companiesQuery = z.strictObject({
@@ -25,7 +25,7 @@ export function companyRoutes(): AnyRoute[] {
       request: { query: companiesQuery },
       responses: {
         200: { description: 'Every matching company, by code', schema: z.strictObject({ total: z.number().int(), data: z.array(companyOutput) }) },
-        400: { description: 'Bad parameter', schema: errorBody },
+        400: errorResponse('Bad parameter'),
       },
       handler: ({ query }) => {
         const data = searchCompanies(query.q, query.sector).map((c) => ({ code: c.code, name: c.name, sector: c.sector, aliases: c.aliases ?? [] }));

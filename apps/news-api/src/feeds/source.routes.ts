@@ -2,7 +2,7 @@ import type { AnyRoute } from '@lib/routing';
 import { defineRoute } from '../define-route';
 import { accessTokenField } from '../auth/access-token';
 import { z } from '@lib/validation';
-import { errorBody } from '../error-schema';
+import { errorResponse } from '../error-schema';
 import type { FeedSync } from './feed-sync';
 import { sourceOutput, sourceReport } from './source.schemas';
 import type { SourceService } from './source.service';
@@ -17,7 +17,7 @@ export function sourceRoutes(sources: SourceService, options: { sync: FeedSync }
       summary: 'The configured publishers, their feeds and how their last fetches went',
       tags: ['news'],
       request: { query: z.strictObject({ ...accessTokenField }) },
-      responses: { 200: { description: 'Every publisher', schema: z.strictObject({ data: z.array(sourceOutput) }) }, 401: { description: 'Not signed in', schema: errorBody } },
+      responses: { 200: { description: 'Every publisher', schema: z.strictObject({ data: z.array(sourceOutput) }) }, 401: errorResponse('Not signed in') },
       handler: async () => ({ status: 200, body: { data: (await sources.list()).map(sourceView) } }),
     }),
     defineRoute({
@@ -31,9 +31,9 @@ export function sourceRoutes(sources: SourceService, options: { sync: FeedSync }
       request: { body: z.strictObject({ ...accessTokenField }), bodyTypes: ['form', 'json'] },
       responses: {
         200: { description: 'What each publisher gave', schema: z.strictObject({ startedAt: z.string(), finishedAt: z.string(), sources: z.array(sourceReport) }) },
-        401: { description: 'Neither an admin token nor the master key', schema: errorBody },
-        403: { description: 'Signed in without the admin role', schema: errorBody },
-        503: { description: 'The sync was stopped before its end (its replica is shutting down): call again (Retry-After)', schema: errorBody },
+        401: errorResponse('Neither an admin token nor the master key'),
+        403: errorResponse('Signed in without the admin role'),
+        503: errorResponse('The sync was stopped before its end (its replica is shutting down): call again (Retry-After)'),
       },
       handler: async () => ({ status: 200, body: await options.sync.run() }),
     }),

@@ -1,3 +1,4 @@
+import { requiredFields } from '@lib/mongo';
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { SyncReport } from './feed-sync';
 
@@ -15,12 +16,7 @@ export interface SyncRunDoc {
 }
 
 const syncRunSchema = new Schema<SyncRunDoc>(
-  {
-    _id: { type: String, required: true },
-    run: { type: String, required: true },
-    started_at: { type: Date, required: true },
-    report: { type: Schema.Types.Mixed, required: true },
-  },
+  requiredFields({ _id: String, run: String, started_at: Date, report: Schema.Types.Mixed }),
   { versionKey: false },
 );
 

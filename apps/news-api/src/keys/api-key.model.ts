@@ -1,4 +1,4 @@
-import { insertTokenField } from '@lib/mongo';
+import { insertTokenField, requiredFields } from '@lib/mongo';
 import { Schema, type Connection, type Model } from 'mongoose';
 
 /** An API key of a user: its name and the SHA-256 of the key, never the key itself. */
@@ -15,15 +15,7 @@ export interface ApiKeyDoc {
 }
 
 const apiKeySchema = new Schema<ApiKeyDoc>(
-  {
-    _id: { type: Number, required: true },
-    ...insertTokenField,
-    user: { type: Number, required: true },
-    name: { type: String, required: true },
-    slot: { type: Number, required: true },
-    hash: { type: String, required: true },
-    created_at: { type: Date, required: true },
-  },
+  { ...requiredFields({ _id: Number, user: Number, name: String, slot: Number, hash: String, created_at: Date }), ...insertTokenField },
   { versionKey: false },
 );
 // GET /users/me/keys (a user's keys by slot) and the keys-per-user bound: one key per slot of a user.

@@ -1,3 +1,4 @@
+import { requiredFields } from '@lib/mongo';
 import { Schema, type Connection, type Model } from 'mongoose';
 
 /**
@@ -22,16 +23,7 @@ export interface KeyUsageDoc {
 }
 
 const keyUsageSchema = new Schema<KeyUsageDoc>(
-  {
-    _id: { type: String, required: true },
-    key: { type: Number, required: true },
-    user: { type: Number, required: true },
-    day: { type: String, required: true },
-    count: { type: Number, required: true },
-    burst: { type: Number, required: true },
-    burst_ends: { type: Date, required: true },
-    expire: { type: Date, required: true },
-  },
+  requiredFields({ _id: String, key: Number, user: Number, day: String, count: Number, burst: Number, burst_ends: Date, expire: Date }),
   { versionKey: false },
 );
 // GET /users/me/usage: a user's days, newest first; also the deletion of a user's usage.

@@ -1,6 +1,6 @@
 import { linkHeader, type AnyRoute } from '@lib/routing';
 import { defineRoute } from '../define-route';
-import { errorBody } from '../error-schema';
+import { errorResponse } from '../error-schema';
 import { pageView } from '../page.view';
 import { articleOutput, articleParams, articleQuery, newsPage, newsQuery } from './news.schemas';
 import type { NewsService } from './news.service';
@@ -33,7 +33,7 @@ export function newsRoutes(news: NewsService, options: { sourceIds: string[] }):
       request: { query: newsQuery(options.sourceIds) },
       responses: {
         200: { description: 'A page of articles; next_cursor (and a Link rel="next" header) fetch the next', schema: newsPage },
-        400: { description: 'A bad parameter, named in fields', schema: errorBody },
+        400: errorResponse('A bad parameter, named in fields'),
       },
       handler: async ({ query, req }) => {
         const page = await news.page(query);
@@ -49,8 +49,8 @@ export function newsRoutes(news: NewsService, options: { sourceIds: string[] }):
       request: { params: articleParams, query: articleQuery },
       responses: {
         200: { description: 'The article', schema: articleOutput },
-        400: { description: 'Bad id', schema: errorBody },
-        404: { description: 'No article with that id', schema: errorBody },
+        400: errorResponse('Bad id'),
+        404: errorResponse('No article with that id'),
       },
       handler: async ({ params }) => ({ status: 200, body: articleView(await news.get(params.id)) }),
     }),

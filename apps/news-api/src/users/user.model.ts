@@ -1,4 +1,4 @@
-import { insertTokenField } from '@lib/mongo';
+import { insertTokenField, requiredFields } from '@lib/mongo';
 import { Schema, type Connection, type Model } from 'mongoose';
 
 export const ROLES = ['user', 'admin'] as const;
@@ -15,13 +15,7 @@ export interface UserDoc {
 }
 
 const userSchema = new Schema<UserDoc>(
-  {
-    _id: { type: Number, required: true },
-    ...insertTokenField,
-    email: { type: String, required: true },
-    password_hash: { type: String, required: true },
-    role: { type: String, enum: ROLES, required: true },
-  },
+  { ...requiredFields({ _id: Number, email: String, password_hash: String, role: { type: String, enum: ROLES } }), ...insertTokenField },
   { versionKey: false, timestamps: { createdAt: 'created_at', updatedAt: false } },
 );
 // Sign-in looks users up by email; unique so that two concurrent sign-ups cannot share one.

@@ -1,14 +1,14 @@
 import { linkHeader, type AnyRoute } from '@lib/routing';
 import { defineRoute } from '../define-route';
-import { errorBody } from '../error-schema';
+import { errorResponse } from '../error-schema';
 import { pageView } from '../page.view';
 import { createUserBody, idParams, listUsersQuery, tokenOnlyQuery, userOutput, userPage } from './user.schemas';
 import type { UserService } from './user.service';
 import { userView } from './user.view';
 
-const signedOut = { description: 'No token, or an expired, altered or unknown-user token', schema: errorBody };
-const notAdmin = { description: 'Signed in without the admin role', schema: errorBody };
-const noUser = { description: 'No user with that id', schema: errorBody };
+const signedOut = errorResponse('No token, or an expired, altered or unknown-user token');
+const notAdmin = errorResponse('Signed in without the admin role');
+const noUser = errorResponse('No user with that id');
 
 export interface UserRouteDeps {
   users: UserService;
@@ -26,10 +26,10 @@ export function userRoutes({ users }: UserRouteDeps): AnyRoute[] {
       request: { body: createUserBody, bodyTypes: ['form', 'json'] },
       responses: {
         201: { description: 'The new user', schema: userOutput },
-        400: { description: 'Bad email, weak password or unknown field', schema: errorBody },
-        401: { description: 'Master key missing or wrong', schema: errorBody },
-        409: { description: 'The email is already registered', schema: errorBody },
-        429: { description: 'Too many failed attempts with this key from this address, or from this address in all (Retry-After); nothing was checked', schema: errorBody },
+        400: errorResponse('Bad email, weak password or unknown field'),
+        401: errorResponse('Master key missing or wrong'),
+        409: errorResponse('The email is already registered'),
+        429: errorResponse('Too many failed attempts with this key from this address, or from this address in all (Retry-After); nothing was checked'),
       },
       handler: async ({ body }) => {
         const user = userView(await users.create(body));
@@ -53,7 +53,7 @@ export function userRoutes({ users }: UserRouteDeps): AnyRoute[] {
       tags: ['users'],
       auth: 'bearer-admin',
       request: { query: listUsersQuery },
-      responses: { 200: { description: 'A page of users', schema: userPage }, 400: { description: 'Bad limit or cursor', schema: errorBody }, 401: signedOut, 403: notAdmin },
+      responses: { 200: { description: 'A page of users', schema: userPage }, 400: errorResponse('Bad limit or cursor'), 401: signedOut, 403: notAdmin },
       handler: async ({ query }) => {
         const page = await users.page(query);
         const headers = page.next ? linkHeader({ next: `/users?limit=${query.limit}&cursor=${encodeURIComponent(page.next)}` }) : undefined;
@@ -67,7 +67,7 @@ export function userRoutes({ users }: UserRouteDeps): AnyRoute[] {
       tags: ['users'],
       auth: 'bearer-admin',
       request: { params: idParams, query: tokenOnlyQuery },
-      responses: { 200: { description: 'The user', schema: userOutput }, 400: { description: 'Bad id', schema: errorBody }, 401: signedOut, 403: notAdmin, 404: noUser },
+      responses: { 200: { description: 'The user', schema: userOutput }, 400: errorResponse('Bad id'), 401: signedOut, 403: notAdmin, 404: noUser },
       handler: async ({ params }) => ({ status: 200, body: userView(await users.get(params.id)) }),
     }),
     defineRoute({
@@ -77,7 +77,7 @@ export function userRoutes({ users }: UserRouteDeps): AnyRoute[] {
       tags: ['users'],
       auth: 'bearer-admin',
       request: { params: idParams, query: tokenOnlyQuery },
-      responses: { 204: { description: 'Deleted' }, 400: { description: 'Bad id', schema: errorBody }, 401: signedOut, 403: notAdmin, 404: noUser },
+      responses: { 204: { description: 'Deleted' }, 400: errorResponse('Bad id'), 401: signedOut, 403: notAdmin, 404: noUser },
       handler: async ({ params }) => {
         await users.remove(params.id);
         return { status: 204 };

@@ -1,4 +1,4 @@
-import { insertTokenField } from '@lib/mongo';
+import { insertTokenField, requiredFields } from '@lib/mongo';
 import { Schema, type Connection, type Model } from 'mongoose';
 
 export interface UserDoc {
@@ -10,13 +10,7 @@ export interface UserDoc {
 }
 
 const userSchema = new Schema<UserDoc>(
-  {
-    _id: { type: Number, required: true },
-    ...insertTokenField,
-    name: { type: String, required: true },
-    age: { type: Number, required: true },
-    city: { type: String, required: true },
-  },
+  { ...requiredFields({ _id: Number, name: String, age: Number, city: String }), ...insertTokenField },
   { versionKey: false },
 );
 

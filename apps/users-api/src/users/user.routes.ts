@@ -1,5 +1,5 @@
 import { linkHeader, routeDefiner, type AnyRoute } from '@lib/routing';
-import { createdBody, createQuery, errorBody, listBody, listQuery } from './user.schemas';
+import { createdBody, createQuery, errorResponse, listBody, listQuery } from './user.schemas';
 import type { UserService } from './user.service';
 import { userPageView, userView } from './user.view';
 
@@ -18,7 +18,7 @@ export function userRoutes(users: UserService): AnyRoute[] {
       request: { query: listQuery },
       responses: {
         200: { description: 'A page of user records', schema: listBody },
-        400: { description: 'Bad limit or cursor', schema: errorBody },
+        400: errorResponse('Bad limit or cursor'),
       },
       handler: async ({ query }) => {
         const page = await users.page(query);
@@ -35,8 +35,8 @@ export function userRoutes(users: UserService): AnyRoute[] {
       request: { query: createQuery },
       responses: {
         200: { description: 'The created record, in a one-item list', schema: createdBody },
-        400: { description: 'A parameter is missing, empty or invalid', schema: errorBody },
-        401: { description: 'API key missing or wrong (only when USERS_API_KEY is set)', schema: errorBody },
+        400: errorResponse('A parameter is missing, empty or invalid'),
+        401: errorResponse('API key missing or wrong (only when USERS_API_KEY is set)'),
       },
       handler: async ({ query }) => ({ status: 200, body: { data: [userView(await users.append(query))] } }),
     }),

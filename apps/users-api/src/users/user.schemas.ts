@@ -1,3 +1,4 @@
+import { responseOf } from '@lib/routing';
 import { asNumber, queryInt, text, z } from '@lib/validation';
 import { errorObjectSchema } from '@lib/errors';
 
@@ -39,3 +40,6 @@ export const createdBody = z.strictObject({ data: z.array(userOutput).length(1) 
 
 /** The error body (errorObjectBody), as the OpenAPI component `Error`. */
 export const errorBody = errorObjectSchema.meta({ id: 'Error' });
+
+/** A response of the error body, under its own description. */
+export const errorResponse = responseOf(errorBody);

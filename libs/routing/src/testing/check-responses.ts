@@ -1,4 +1,4 @@
-// Jest setup (setupFilesAfterEnv) of every app: each 2xx JSON body a route sends is checked against
+// Jest setup (setupFilesAfterEnv) of every project: each answer a route returns (JSON and XML alike) is checked against
 // the schema it declares, and a test whose requests broke that contract fails, naming route and issue.
 import { CHECK_RESPONSES_ENV, takeResponseViolations } from '../response-check';
 

@@ -115,7 +115,7 @@ export interface ProductionApp {
 /**
  * An app as production runs it — bundled, NODE_ENV=production, the production heap flags — on a
  * database of its own, for the calling test file: started before its tests, stopped after them.
- * `urlVariable` is the app's database variable (CONTRACT.md), e.g. `ARTICLES_MONGO_URL`.
+ * `urlVariable` is the app's database variable (README.md, Configuration), e.g. `ARTICLES_MONGO_URL`.
  */
 export function useProductionApp(name: string, urlVariable: string, env: Record<string, string>): ProductionApp {
   let dir: string | undefined;
