@@ -91,3 +91,49 @@ export function startTracing(serviceName: string, { env = process.env, exporter 
 export async function flushTracing(): Promise<void> {
   await running?.shutdown();
 }
+
+/** A trace context written as W3C headers (`traceparent`, `tracestate`), to be stored and continued later. */
+export type TraceCarrier = Record<string, string>;
+
+/** The current trace context (the request being served) as W3C headers; undefined when tracing is off or no span is active. */
+export function traceCarrier(): TraceCarrier | undefined {
+  if (!running) return undefined;
+  const { context, propagation } = require('@opentelemetry/api') as typeof Api;
+  const carrier: TraceCarrier = {};
+  propagation.inject(context.active(), carrier);
+  return carrier.traceparent ? carrier : undefined;
+}
+
+/** What work done in a span may add to it. */
+export interface SpanHandle {
+  setAttributes(attributes: Record<string, string | number | boolean>): void;
+  /** Marks the span failed, with a message (no stack). */
+  fail(message: string): void;
+}
+
+const NO_SPAN: SpanHandle = { setAttributes: () => undefined, fail: () => undefined };
+
+/**
+ * Runs `work` in a span named `name`, a child of the trace context in `carrier` (stored when the
+ * work was asked for, e.g. by the request whose change a webhook delivery reports), or a new trace
+ * without one. Outgoing requests made inside are children of that span. Without tracing, `work`
+ * runs as it is.
+ */
+export async function inChildSpan<T>(carrier: TraceCarrier | undefined, name: string, attributes: Record<string, string | number | boolean>, work: (span: SpanHandle) => Promise<T>): Promise<T> {
+  if (!running) return work(NO_SPAN);
+  const { context, propagation, trace, ROOT_CONTEXT, SpanStatusCode, SpanKind } = require('@opentelemetry/api') as typeof Api;
+  const parent = carrier ? propagation.extract(ROOT_CONTEXT, carrier) : ROOT_CONTEXT;
+  const span = trace.getTracer('crm-services').startSpan(name, { kind: SpanKind.INTERNAL, attributes }, parent);
+  const handle: SpanHandle = {
+    setAttributes: (more) => span.setAttributes(more),
+    fail: (message) => span.setStatus({ code: SpanStatusCode.ERROR, message }),
+  };
+  try {
+    return await context.with(trace.setSpan(parent, span), () => work(handle));
+  } catch (err) {
+    handle.fail((err as Error).message);
+    throw err;
+  } finally {
+    span.end();
+  }
+}
