@@ -1,0 +1,82 @@
+import type { Logger, RunServiceOptions } from '@lib/http';
+import { revocationLog } from '@lib/mongo';
+import type { Connection } from 'mongoose';
+import { deliveryRepository } from './delivery.repository';
+import { deliveryWorker, type DeliveryWorker } from './delivery-worker';
+import { eventRecorder, type EventRecorder } from './event-recorder';
+import { subscriptionCache } from './subscriptions';
+import { deliveryModel, eventSequenceModel } from './webhook-delivery.model';
+import { webhookDisabling } from './webhook-disabling';
+import { outboxDepthGauge } from './webhook-metrics';
+import type { DeliverySettings } from './webhook-settings';
+import { webhookModel } from './webhook.model';
+import { webhookRepository } from './webhook.repository';
+import { webhookService, type WebhookService } from './webhook.service';
+
+/** The webhooks of one database: what write paths record with, the delivery worker, the management use cases. */
+export interface CrmWebhooks {
+  recorder: EventRecorder;
+  worker: DeliveryWorker;
+  service: WebhookService;
+}
+
+/** Most pending deliveries the depth metric counts (a bounded index scan per scrape). */
+const DEPTH_COUNT_LIMIT = 1_000_000;
+
+/** Registers the webhook models on the connection (so start-up creates their collections and indexes). */
+export function registerWebhookModels(connection: Connection): void {
+  webhookModel(connection);
+  deliveryModel(connection);
+  eventSequenceModel(connection);
+}
+
+/** Builds the webhooks of a connection: one set per process, whose worker is woken by the recorder's commits. */
+export function createWebhooks(connection: Connection, logger: Logger, settings: DeliverySettings): CrmWebhooks {
+  registerWebhookModels(connection);
+  const webhooks = webhookRepository(connection);
+  const deliveries = deliveryRepository(connection);
+  const subscriptions = subscriptionCache(webhooks, revocationLog(connection));
+  const disabling = webhookDisabling({ webhooks, deliveries, subscriptions, logger, outboxCap: settings.limits.outboxCap, retentionMs: settings.retentionMs });
+  const worker = deliveryWorker({ connection, webhooks, deliveries, disabling, settings, logger });
+  const recorder = eventRecorder({
+    connection,
+    deliveries,
+    subscriptions,
+    afterCommit: (ids) => {
+      worker.nudge();
+      disabling.checkCap(ids).catch((err: unknown) => logger.warn({ err }, 'webhooks: cannot check the outbox cap'));
+    },
+  });
+  outboxDepthGauge(() => deliveries.depth(DEPTH_COUNT_LIMIT));
+  return { recorder, worker, service: webhookService({ webhooks, deliveries, subscriptions, worker, settings }) };
+}
+
+const byConnection = new WeakMap<Connection, CrmWebhooks>();
+
+/** The webhooks of the connection, built on first use with these settings (the app and the process share them). */
+export function webhooksOf(connection: Connection, logger: Logger, settings: DeliverySettings): CrmWebhooks {
+  let made = byConnection.get(connection);
+  if (!made) byConnection.set(connection, (made = createWebhooks(connection, logger, settings)));
+  return made;
+}
+
+/**
+ * The service's run options with the delivery worker: started once start-up has prepared the
+ * database (on every replica), stopped on shutdown after in-flight requests and before the database
+ * closes (attempts in flight are abandoned unrecorded: another replica sends them again).
+ */
+export function withWebhookDelivery(options: RunServiceOptions, settings: DeliverySettings): RunServiceOptions {
+  let worker: DeliveryWorker | undefined;
+  return {
+    ...options,
+    prepare: async (deps) => {
+      await options.prepare?.(deps);
+      worker = webhooksOf(deps.connection, deps.logger, settings).worker;
+      worker.start();
+    },
+    beforeClose: async () => {
+      await worker?.stop();
+      await options.beforeClose?.();
+    },
+  };
+}
