@@ -1,6 +1,7 @@
 import type { Logger } from '@lib/http';
 import { inChildSpan } from '@lib/http/tracing';
 import { tryLease } from '@lib/mongo';
+import { LRUCache } from 'lru-cache';
 import type { Connection } from 'mongoose';
 import type { DeliveryRepository, DueDelivery } from './delivery.repository';
 import { nextDelayMs, scheduleSpanMs } from './retry-schedule';
@@ -30,6 +31,9 @@ export interface DeliveryWorkerDeps {
   logger: Logger;
 }
 
+/** How long a process leaves alone a delivery it sent but could not record the outcome of (the database failing). */
+const RECORD_FAILURE_PAUSE_MS = 10_000;
+
 /** Which lease guards a delivery: one of PARTITIONS_PER_WEBHOOK per webhook, by its resource (FNV-1a), so a resource's deliveries always share one. */
 export function partitionOf(delivery: Pick<DueDelivery, '_id' | 'webhook' | 'resource'>): string {
   const key = delivery.resource ?? delivery._id;
@@ -52,6 +56,8 @@ export function deliveryWorker({ connection, webhooks, deliveries, disabling, se
   const { concurrency, pollMs, leaseMs, retry, retentionMs } = settings;
   const inFlight = new Set<Promise<unknown>>();
   const claimed = new Set<string>();
+  /** Deliveries sent whose outcome could not be stored: left alone by this process for RECORD_FAILURE_PAUSE_MS. */
+  const unrecorded = new LRUCache<string, true>({ max: 10_000, ttl: RECORD_FAILURE_PAUSE_MS });
   let stopping = new AbortController();
   let loop: Promise<void> | undefined;
   let wake: (() => void) | undefined;
@@ -85,7 +91,7 @@ export function deliveryWorker({ connection, webhooks, deliveries, disabling, se
 
   /** Sends the delivery if it is (still) pending and due; false when there was nothing to send. */
   async function attempt(delivery: DeliveryDoc, claim: AbortSignal): Promise<boolean> {
-    if (delivery.state !== 'pending' || !delivery.next_attempt_at || delivery.next_attempt_at.getTime() > Date.now()) return false;
+    if (delivery.state !== 'pending' || !delivery.next_attempt_at || delivery.next_attempt_at.getTime() > Date.now() || unrecorded.has(delivery._id)) return false;
     const webhook = await webhooks.byId(delivery.webhook);
     if (!webhook) return void (await cancel(delivery, 'webhook deleted')), false;
     if (!webhook.enabled) return void (await cancel(delivery, `webhook disabled${webhook.disabled_reason ? `: ${webhook.disabled_reason}` : ''}`)), false;
@@ -103,7 +109,14 @@ export function deliveryWorker({ connection, webhooks, deliveries, disabling, se
     attemptsMade.inc({ result: result.result });
     attemptDuration.observe({ result: result.result }, result.attempt.duration_ms / 1000);
     const outcome = outcomeOf(delivery, result);
-    const written = await deliveries.recordAttempt(delivery._id, delivery.attempts, { attempt: result.attempt, ...outcome });
+    let written: boolean;
+    try {
+      written = await deliveries.recordAttempt(delivery, { attempt: result.attempt, ...outcome });
+    } catch (err) {
+      // sent, but its outcome not stored (the database failing): not sent again from here for a while
+      unrecorded.set(delivery._id, true);
+      throw err;
+    }
     logger.info(
       {
         webhook: webhook._id,

@@ -61,17 +61,15 @@ export function deliveryRepository(connection: Connection) {
 
     /**
      * Writes an attempt's outcome if the delivery is still as the worker read it (pending, after
-     * `attemptsBefore` attempts): a worker that lost its claim (stalled past its lease) finds it
+     * as many attempts): a worker that lost its claim (stalled past its lease) finds it
      * changed and writes nothing. True when written.
      */
-    async recordAttempt(id: string, attemptsBefore: number, outcome: AttemptOutcome): Promise<boolean> {
+    async recordAttempt(delivery: Pick<DeliveryDoc, '_id' | 'attempts' | 'log'>, outcome: AttemptOutcome): Promise<boolean> {
+      // the log as read, plus this attempt: the compare-and-set on `attempts` makes it the stored one
+      const log = [...delivery.log, outcome.attempt].slice(-MAX_LOGGED_ATTEMPTS);
       const result = await deliveries().updateOne(
-        { _id: id, state: 'pending', attempts: attemptsBefore },
-        {
-          $set: { state: outcome.state, next_attempt_at: outcome.nextAttemptAt, reason: outcome.reason, expires_at: outcome.expiresAt },
-          $inc: { attempts: 1 },
-          $push: { log: { $each: [outcome.attempt], $slice: -MAX_LOGGED_ATTEMPTS } },
-        },
+        { _id: delivery._id, state: 'pending', attempts: delivery.attempts },
+        { $set: { state: outcome.state, next_attempt_at: outcome.nextAttemptAt, reason: outcome.reason, expires_at: outcome.expiresAt, attempts: delivery.attempts + 1, log } },
       );
       return result.modifiedCount === 1;
     },

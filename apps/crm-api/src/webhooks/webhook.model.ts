@@ -1,3 +1,4 @@
+import { insertTokenField } from '@lib/mongo';
 import { Schema, type Connection, type Model } from 'mongoose';
 
 /** A signing secret (`whsec_…`); a rotated-out one signs on until `expires_at`. */
@@ -34,6 +35,7 @@ const secretSchema = new Schema<WebhookSecret>({ key: { type: String, required: 
 const webhookSchema = new Schema<WebhookDoc>(
   {
     _id: { type: Number, required: true },
+    ...insertTokenField,
     account: { type: Number, required: true },
     url: { type: String, required: true },
     events: { type: [String], required: true },
