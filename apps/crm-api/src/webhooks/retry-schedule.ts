@@ -40,6 +40,7 @@ export function retryAfterMs(header: string | string[] | undefined, nowMs: numbe
   const value = (Array.isArray(header) ? header[0] : header)?.trim();
   if (!value) return undefined;
   if (/^\d{1,9}$/.test(value)) return Number(value) * SECOND;
+  if (!/^[A-Za-z]{3}, .* GMT$/.test(value)) return undefined; // an HTTP date (IMF-fixdate)
   const at = Date.parse(value);
   return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
 }

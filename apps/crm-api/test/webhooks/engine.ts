@@ -10,6 +10,9 @@ import { DEFAULT_DELIVERY_SETTINGS, type DeliverySettings } from '../../src/webh
 import { webhookModel, type WebhookDoc } from '../../src/webhooks/webhook.model';
 import { createWebhooks, type CrmWebhooks } from '../../src/webhooks/webhooks';
 
+/** WEBHOOK_ALLOWED_HOSTS empty: only public https receivers. */
+export const NOTHING_ALLOWED = allowedHosts('', 'WEBHOOK_ALLOWED_HOSTS');
+
 /**
  * Settings for tests: the schedule in milliseconds, a short poll and lease, and the loopback
  * receiver allowed (WEBHOOK_ALLOWED_HOSTS=127.0.0.1), as `policy` options may change.
