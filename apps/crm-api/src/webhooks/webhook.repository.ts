@@ -1,5 +1,5 @@
 import { insertWithSequenceId, timeOrderedIds } from '@lib/mongo';
-import type { Connection } from 'mongoose';
+import type { ClientSession, Connection } from 'mongoose';
 import { webhookModel, type WebhookDoc, type WebhookSecret } from './webhook.model';
 
 /** Secrets kept per webhook: the current one and the rotated-out ones still in their window. */
@@ -24,10 +24,11 @@ export function webhookRepository(connection: Connection) {
     /** The account's enabled webhooks and what they subscribe to. */
     subscriptions: (account: number): Promise<Subscription[]> => Webhook.find({ account, enabled: true }, { events: 1 }).lean<Subscription[]>(),
 
-    count: (account: number) => Webhook.countDocuments({ account }),
+    count: (account: number, session?: ClientSession) => Webhook.countDocuments({ account }, { session }),
 
-    async create(account: number, fields: Pick<WebhookDoc, 'url' | 'events' | 'description'>, secret: string): Promise<WebhookDoc> {
+    async create(account: number, fields: Pick<WebhookDoc, 'url' | 'events' | 'description'>, secret: string, session?: ClientSession): Promise<WebhookDoc> {
       const now = nowSeconds();
+      const insert = async (doc: WebhookDoc) => (await Webhook.create([doc], { session }))[0].toObject() as WebhookDoc;
       return insertWithSequenceId(Webhook, timeOrderedIds(connection, `webhooks:${account}`), (_id) => ({
         _id,
         account,
@@ -39,7 +40,7 @@ export function webhookRepository(connection: Connection) {
         disabled_at: null,
         created_time: now,
         updated_time: now,
-      }));
+      }), { insert });
     },
 
     /** The account's webhooks by id, after `afterId`, `limit` at most. */

@@ -1,9 +1,11 @@
 import { HttpError, validationFailed, type FieldIssue } from '@lib/errors';
 import { urlRefusal, type OutboundPolicy } from '@lib/outbound';
+import type { Connection } from 'mongoose';
 import type { DeliveryRepository } from './delivery.repository';
 import type { DeliveryWorker } from './delivery-worker';
 import { newDeliveryId, newEventId } from './ids';
 import { newSecret } from './signature';
+import { inTransaction } from './transaction';
 import type { SubscriptionCache } from './subscriptions';
 import type { DeliveryDoc } from './webhook-delivery.model';
 import { eventPatterns, MAX_EVENT_PATTERNS, TEST_EVENT } from './webhook-events';
@@ -31,6 +33,7 @@ export const webhookDisabled = (id: number) => new HttpError(409, 'webhook_disab
 export const deliveryPending = (id: string) => new HttpError(409, 'delivery_pending', `Delivery ${id} is still being attempted; replay it once it has ended`);
 
 export interface WebhookServiceDeps {
+  connection: Connection;
   webhooks: WebhookRepository;
   deliveries: DeliveryRepository;
   subscriptions: SubscriptionCache;
@@ -56,7 +59,7 @@ function eventIssues(events: readonly string[]): { patterns: string[]; issues: F
  * signed-in user's account. Changes that decide what is recorded (create, url and events, enable,
  * disable, delete) are published to every replica's subscription cache.
  */
-export function webhookService({ webhooks, deliveries, subscriptions, worker, settings }: WebhookServiceDeps) {
+export function webhookService({ connection, webhooks, deliveries, subscriptions, worker, settings }: WebhookServiceDeps) {
   const { policy, limits } = settings;
 
   async function owned(account: number, id: number): Promise<WebhookDoc> {
@@ -88,14 +91,13 @@ export function webhookService({ webhooks, deliveries, subscriptions, worker, se
       if (description.length > MAX_DESCRIPTION_LENGTH) issues.push({ field: 'description', message: `is longer than ${MAX_DESCRIPTION_LENGTH} characters` });
       issues.unshift(...urlIssues(policy, input.url));
       if (issues.length) throw validationFailed(issues);
-      if ((await webhooks.count(account)) >= limits.webhooksPerAccount) throw webhookLimit(limits.webhooksPerAccount);
       const secret = newSecret();
-      const webhook = await webhooks.create(account, { url: input.url, events: patterns, description }, secret);
-      // two creates at once may both have passed the count: the one past the limit takes itself back
-      if ((await webhooks.count(account)) > limits.webhooksPerAccount) {
-        await webhooks.remove(account, webhook._id);
-        throw webhookLimit(limits.webhooksPerAccount);
-      }
+      // count and insert in one transaction that also writes the account's webhook lock: two creates at once conflict, so the count is exact
+      const webhook = await inTransaction(connection, async (session) => {
+        await deliveries.nextSeqs([`${account}:webhooks`], session);
+        if ((await webhooks.count(account, session)) >= limits.webhooksPerAccount) throw webhookLimit(limits.webhooksPerAccount);
+        return webhooks.create(account, { url: input.url, events: patterns, description }, secret, session);
+      });
       await subscriptions.revoke(account);
       return { webhook, secret };
     },

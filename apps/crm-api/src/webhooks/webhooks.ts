@@ -48,7 +48,7 @@ export function createWebhooks(connection: Connection, logger: Logger, settings:
     },
   });
   outboxDepthGauge(() => deliveries.depth(DEPTH_COUNT_LIMIT));
-  return { recorder, worker, service: webhookService({ webhooks, deliveries, subscriptions, worker, settings }) };
+  return { recorder, worker, service: webhookService({ connection, webhooks, deliveries, subscriptions, worker, settings }) };
 }
 
 const byConnection = new WeakMap<Connection, CrmWebhooks>();
