@@ -69,6 +69,11 @@ export function withWebhookDelivery(options: RunServiceOptions, settings: Delive
   let worker: DeliveryWorker | undefined;
   return {
     ...options,
+    // registered before start-up creates the indexes of every model
+    createApp: (deps) => {
+      registerWebhookModels(deps.connection);
+      return options.createApp(deps);
+    },
     prepare: async (deps) => {
       await options.prepare?.(deps);
       worker = webhooksOf(deps.connection, deps.logger, settings).worker;

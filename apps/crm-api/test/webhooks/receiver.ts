@@ -7,6 +7,8 @@ export interface Received {
   path: string;
   headers: IncomingHttpHeaders;
   body: string;
+  /** The sender went away before the answer was written (its process killed mid-delivery). */
+  aborted?: boolean;
 }
 
 /** How the receiver answers one request: a status (200 unless given), headers, a body, after a delay, or never. */
@@ -25,6 +27,8 @@ export interface Receiver {
   readonly received: Received[];
   /** Decides each answer (by request): 200 with an empty body by default. */
   answer(decide: (request: Received, index: number) => Answer): void;
+  /** Answers every request kept open (`hang`) with this answer. */
+  release(answer?: Answer): void;
   /** Resolves once `count` requests (matching `filter`) have arrived, within `timeoutMs`. */
   waitFor(count: number, filter?: (r: Received) => boolean, timeoutMs?: number): Promise<Received[]>;
   close(): Promise<void>;
@@ -35,17 +39,21 @@ export async function startReceiver(): Promise<Receiver> {
   const received: Received[] = [];
   let decide: (request: Received, index: number) => Answer = () => ({});
   let waiters: (() => void)[] = [];
-  const open = new Set<http.ServerResponse>();
+  const open = new Map<http.ServerResponse, Received>();
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const request: Received = { at: Date.now(), path: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
       const index = received.push(request) - 1;
+      res.on('close', () => {
+        if (!res.writableEnded) request.aborted = true;
+        open.delete(res);
+      });
       waiters.forEach((wake) => wake());
       const answer = decide(request, index);
       if (answer.hang) {
-        open.add(res);
+        open.set(res, request);
         return;
       }
       setTimeout(() => {
@@ -78,8 +86,15 @@ export async function startReceiver(): Promise<Receiver> {
         waiters = [];
       }
     },
+    release(answer = {}) {
+      for (const res of open.keys()) {
+        res.writeHead(answer.status ?? 200, answer.headers ?? {});
+        res.end(answer.body ?? '');
+      }
+      open.clear();
+    },
     async close() {
-      for (const res of open) res.destroy();
+      for (const res of open.keys()) res.destroy();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
