@@ -9,6 +9,7 @@ export interface Received {
   body: string;
   /** The sender went away before the answer was written (its process killed mid-delivery). */
   aborted?: boolean;
+
 }
 
 /** How the receiver answers one request: a status (200 unless given), headers, a body, after a delay, or never. */
