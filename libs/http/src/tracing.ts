@@ -25,12 +25,16 @@ import { TRACE_ID } from './trace-id';
 export interface Tracing {
   /** Exports the spans still buffered and stops. */
   shutdown(): Promise<void>;
+  /** Exports the spans buffered so far (tests read them at once). */
+  flush(): Promise<void>;
 }
 
 export interface TracingOptions {
   env?: NodeJS.ProcessEnv;
   /** Where spans go instead of OTLP (tests). */
   exporter?: SdkTrace.SpanExporter;
+  /** Hook http, express and mongodb (default); a test in a shared jest worker turns it off: the hooks would outlive it. */
+  instrument?: boolean;
 }
 
 let running: Tracing | undefined;
@@ -45,7 +49,7 @@ export function sampleRatio(raw: string | undefined): number {
 const isInternal = (req: IncomingMessage) => isProbeTarget(req.url ?? '/');
 
 /** Starts tracing when OTEL_EXPORTER_OTLP_ENDPOINT is set (or an exporter is given); undefined, having loaded nothing, otherwise. */
-export function startTracing(serviceName: string, { env = process.env, exporter }: TracingOptions = {}): Tracing | undefined {
+export function startTracing(serviceName: string, { env = process.env, exporter, instrument = true }: TracingOptions = {}): Tracing | undefined {
   if (running) return running;
   if (!env.OTEL_EXPORTER_OTLP_ENDPOINT && !exporter) return undefined;
   // required here, not imported: loaded only when tracing is on
@@ -66,10 +70,11 @@ export function startTracing(serviceName: string, { env = process.env, exporter 
     sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(sampleRatio(env.OTEL_TRACES_SAMPLER_ARG)) }),
     spanProcessors: [new BatchSpanProcessor({ exporter: spanExporter })],
   });
-  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  const contextManager = new AsyncLocalStorageContextManager().enable();
+  context.setGlobalContextManager(contextManager);
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   trace.setGlobalTracerProvider(provider);
-  registerInstrumentations({
+  if (instrument) registerInstrumentations({
     tracerProvider: provider,
     instrumentations: [
       new Http({
@@ -83,7 +88,13 @@ export function startTracing(serviceName: string, { env = process.env, exporter 
       new MongoDb(),
     ],
   });
-  running = { shutdown: () => provider.shutdown() };
+  running = {
+    shutdown: async () => {
+      await provider.shutdown();
+      contextManager.disable();
+    },
+    flush: () => provider.forceFlush(),
+  };
   return running;
 }
 

@@ -37,7 +37,8 @@ export function deliveryRepository(connection: Connection) {
       for (const key of keys) {
         if (numbers.has(key)) continue;
         const doc = await Sequence.findOneAndUpdate({ _id: key }, { $inc: { n: 1 }, $set: { at } }, { upsert: true, returnDocument: 'after', session }).lean();
-        numbers.set(key, doc!.n);
+        if (!doc) throw new Error(`no event number for ${key}`); // an upsert always answers one
+        numbers.set(key, doc.n);
       }
       return numbers;
     },

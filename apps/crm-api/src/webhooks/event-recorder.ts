@@ -81,7 +81,7 @@ export function eventRecorder({ connection, deliveries, subscriptions, afterComm
           event_id: eventId,
           event: name,
           resource: key,
-          seq: seqs.get(`${account}:${key}`)!,
+          seq: seqs.get(`${account}:${key}`) ?? 0,
           body,
           trace,
           state: 'pending',

@@ -1,6 +1,14 @@
 import { insertWithSequenceId, timeOrderedIds } from '@lib/mongo';
 import type { ClientSession, Connection } from 'mongoose';
+import { deliveryModel, eventSequenceModel } from './webhook-delivery.model';
 import { webhookModel, type WebhookDoc, type WebhookSecret } from './webhook.model';
+
+/** Registers the webhook models on the connection (so start-up creates their collections and indexes). */
+export function registerWebhookModels(connection: Connection): void {
+  webhookModel(connection);
+  deliveryModel(connection);
+  eventSequenceModel(connection);
+}
 
 /** Secrets kept per webhook: the current one and the rotated-out ones still in their window. */
 export const MAX_SECRETS = 3;

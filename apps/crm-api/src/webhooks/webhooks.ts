@@ -5,13 +5,13 @@ import { deliveryRepository } from './delivery.repository';
 import { deliveryWorker, type DeliveryWorker } from './delivery-worker';
 import { eventRecorder, type EventRecorder } from './event-recorder';
 import { subscriptionCache } from './subscriptions';
-import { deliveryModel, eventSequenceModel } from './webhook-delivery.model';
 import { webhookDisabling } from './webhook-disabling';
 import { outboxDepthGauge } from './webhook-metrics';
 import type { DeliverySettings } from './webhook-settings';
-import { webhookModel } from './webhook.model';
-import { webhookRepository } from './webhook.repository';
+import { registerWebhookModels, webhookRepository } from './webhook.repository';
 import { webhookService, type WebhookService } from './webhook.service';
+
+export { registerWebhookModels };
 
 /** The webhooks of one database: what write paths record with, the delivery worker, the management use cases. */
 export interface CrmWebhooks {
@@ -22,13 +22,6 @@ export interface CrmWebhooks {
 
 /** Most pending deliveries the depth metric counts (a bounded index scan per scrape). */
 const DEPTH_COUNT_LIMIT = 1_000_000;
-
-/** Registers the webhook models on the connection (so start-up creates their collections and indexes). */
-export function registerWebhookModels(connection: Connection): void {
-  webhookModel(connection);
-  deliveryModel(connection);
-  eventSequenceModel(connection);
-}
 
 /** Builds the webhooks of a connection: one set per process, whose worker is woken by the recorder's commits. */
 export function createWebhooks(connection: Connection, logger: Logger, settings: DeliverySettings): CrmWebhooks {
