@@ -53,3 +53,18 @@ async function commit(session: ClientSession, deadline: number): Promise<void> {
     }
   }
 }
+
+/**
+ * Checks at start that the database runs transactions (a replica set, a sharded cluster, or the
+ * embedded server): a standalone mongod does not, and every write of an account with a webhook
+ * would fail. Throws an Error saying so (the process stops with it); a database that cannot be
+ * reached throws what the driver threw (start-up tries again).
+ */
+export async function assertTransactions(connection: Connection, read: (session: ClientSession) => Promise<unknown>): Promise<void> {
+  try {
+    await inTransaction(connection, read);
+  } catch (err) {
+    if ((err as { code?: number }).code !== 20) throw err; // IllegalOperation: "Transaction numbers are only allowed on a replica set member or mongos"
+    throw new Error('webhooks record each event in the transaction of its change: MongoDB must be a replica set (a single-member one will do, as docker/compose.yaml runs it); this server is a standalone mongod');
+  }
+}

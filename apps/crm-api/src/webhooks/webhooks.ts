@@ -4,6 +4,7 @@ import type { Connection } from 'mongoose';
 import { deliveryRepository } from './delivery.repository';
 import { deliveryWorker, type DeliveryWorker } from './delivery-worker';
 import { eventRecorder, type EventRecorder } from './event-recorder';
+import { assertTransactions } from './transaction';
 import { subscriptionCache } from './subscriptions';
 import { webhookDisabling } from './webhook-disabling';
 import { outboxDepthGauge } from './webhook-metrics';
@@ -69,6 +70,8 @@ export function withWebhookDelivery(options: RunServiceOptions, settings: Delive
     },
     prepare: async (deps) => {
       await options.prepare?.(deps);
+      const probe = webhookRepository(deps.connection);
+      await assertTransactions(deps.connection, (session) => probe.count(0, session));
       worker = webhooksOf(deps.connection, deps.logger, settings).worker;
       worker.start();
     },
