@@ -34,6 +34,9 @@ export interface DeliveryWorkerDeps {
 /** How long a process leaves alone a delivery it sent but could not record the outcome of (the database failing). */
 const RECORD_FAILURE_PAUSE_MS = 10_000;
 
+/** Webhooks one read of due deliveries leaves out at most. */
+const MAX_SKIPPED_WEBHOOKS = 100;
+
 /** Which lease guards a delivery: one of PARTITIONS_PER_WEBHOOK per webhook, by its resource (FNV-1a), so a resource's deliveries always share one. */
 export function partitionOf(delivery: Pick<DueDelivery, '_id' | 'webhook' | 'resource'>): string {
   const key = delivery.resource ?? delivery._id;
@@ -56,6 +59,8 @@ export function deliveryWorker({ connection, webhooks, deliveries, disabling, se
   const { concurrency, pollMs, leaseMs, retry, retentionMs } = settings;
   const inFlight = new Set<Promise<unknown>>();
   const claimed = new Set<string>();
+  /** Webhooks with a partition held elsewhere in the last pass: skipped by the next read of due deliveries. */
+  let busy = new Set<number>();
   /** Deliveries sent whose outcome could not be stored: left alone by this process for RECORD_FAILURE_PAUSE_MS. */
   const unrecorded = new LRUCache<string, true>({ max: 10_000, ttl: RECORD_FAILURE_PAUSE_MS });
   let stopping = new AbortController();
@@ -93,8 +98,10 @@ export function deliveryWorker({ connection, webhooks, deliveries, disabling, se
   async function attempt(delivery: DeliveryDoc, claim: AbortSignal): Promise<boolean> {
     if (delivery.state !== 'pending' || !delivery.next_attempt_at || delivery.next_attempt_at.getTime() > Date.now() || unrecorded.has(delivery._id)) return false;
     const webhook = await webhooks.byId(delivery.webhook);
-    if (!webhook) return void (await cancel(delivery, 'webhook deleted')), false;
-    if (!webhook.enabled) return void (await cancel(delivery, `webhook disabled${webhook.disabled_reason ? `: ${webhook.disabled_reason}` : ''}`)), false;
+    if (!webhook || !webhook.enabled) {
+      await cancel(delivery, !webhook ? 'webhook deleted' : `webhook disabled${webhook.disabled_reason ? `: ${webhook.disabled_reason}` : ''}`);
+      return false;
+    }
     if (delivery.attempts === 0) deliveryLag.observe((Date.now() - delivery.created_at.getTime()) / 1000);
     const signal = AbortSignal.any([claim, stopping.signal]);
     const attributes = { 'webhook.id': webhook._id, 'webhook.event': delivery.event, 'webhook.delivery': delivery._id, 'webhook.attempt': delivery.attempts + 1 };
@@ -144,7 +151,12 @@ export function deliveryWorker({ connection, webhooks, deliveries, disabling, se
   /** Claims a partition and sends the first pending delivery of each due resource in it; the number sent. */
   async function serve(partition: string, due: DueDelivery[]): Promise<number> {
     const lease = await tryLease(connection, partition, { ttlMs: leaseMs });
-    if (!lease) return 0;
+    if (!lease) {
+      // held by another replica: its webhook's deliveries are left out of the next read, so that
+      // one webhook's backlog at the head of the due list does not hide every other webhook's
+      busy.add(due[0].webhook);
+      return 0;
+    }
     let sent = 0;
     try {
       for (const candidate of due) {
@@ -188,8 +200,10 @@ export function deliveryWorker({ connection, webhooks, deliveries, disabling, se
       const free = concurrency - inFlight.size;
       if (free > 0) {
         let due: DueDelivery[] = [];
+        const skipped = [...busy].slice(0, MAX_SKIPPED_WEBHOOKS);
+        busy = new Set();
         try {
-          due = await deliveries.due(new Date(), concurrency * 8);
+          due = await deliveries.due(new Date(), concurrency * 8, skipped);
         } catch (err) {
           logger.warn({ err: (err as Error).message }, 'webhook deliveries: cannot read the due deliveries; trying again');
         }

@@ -47,10 +47,13 @@ export function deliveryRepository(connection: Connection) {
       if (docs.length) await deliveries().insertMany(docs, { session });
     },
 
-    /** Pending deliveries due at `now`, soonest first. */
-    due: (now: Date, limit: number): Promise<DueDelivery[]> =>
+    /** Pending deliveries due at `now`, soonest first, but those of the webhooks `skipped`. */
+    due: (now: Date, limit: number, skipped: readonly number[] = []): Promise<DueDelivery[]> =>
       deliveries()
-        .find({ state: 'pending', next_attempt_at: { $lte: now } }, { projection: { webhook: 1, resource: 1, seq: 1, next_attempt_at: 1 } })
+        .find(
+          { state: 'pending', next_attempt_at: { $lte: now }, ...(skipped.length && { webhook: { $nin: [...skipped] } }) },
+          { projection: { webhook: 1, resource: 1, seq: 1, next_attempt_at: 1 } },
+        )
         .sort({ state: 1, next_attempt_at: 1 })
         .limit(limit)
         .toArray() as Promise<DueDelivery[]>,

@@ -84,7 +84,7 @@ const deliverySchema = new Schema<DeliveryDoc>(
   },
   { versionKey: false },
 );
-deliverySchema.index({ state: 1, next_attempt_at: 1 }); // the worker: pending deliveries due soonest
+deliverySchema.index({ state: 1, next_attempt_at: 1, webhook: 1 }); // the worker: pending deliveries due soonest (webhooks skipped on the index's keys)
 deliverySchema.index({ webhook: 1, resource: 1, state: 1, seq: 1 }); // the worker: the first pending delivery of a resource to a webhook
 deliverySchema.index({ webhook: 1, state: 1 }); // a webhook's pending deliveries: the outbox cap, cancelling them when it is disabled
 deliverySchema.index({ account: 1, state: 1 }); // an account's pending deliveries (its limit)

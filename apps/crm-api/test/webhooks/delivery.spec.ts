@@ -224,6 +224,23 @@ describe('webhook delivery to a real receiver', () => {
     }
   });
 
+  it("does not let one webhook's backlog, all its partitions busy elsewhere, hide another webhook's deliveries", async () => {
+    receiver.answer((r) => (r.path === '/slow' ? { hang: true } : {}));
+    const workers = [engine.build(), engine.build(), engine.build()];
+    const slow = await workers[0].service.create(ACCOUNT, { url: receiver.url('/slow'), events: ['contact.*'] });
+    const slowWrites = testWrites(engine.connection, workers[0].recorder);
+    for (let id = 1; id <= 80; id++) await slowWrites.create(ACCOUNT, id, 'x');
+    for (const w of workers.slice(0, 2)) w.worker.start();
+    await receiver.waitFor(16, (r) => r.path === '/slow'); // every partition of the slow webhook held
+    await workers[0].service.create(ACCOUNT + 1, { url: receiver.url('/fast'), events: ['deal.*'] });
+    await testWrites(engine.connection, workers[0].recorder, 'deal').create(ACCOUNT + 1, 1001, 'y');
+    workers[2].worker.start();
+    await receiver.waitFor(1, (r) => r.path === '/fast');
+    expect(receiver.received.filter((r) => r.path === '/slow')).toHaveLength(16);
+    receiver.release();
+    expect(slow.webhook.enabled).toBe(true);
+  });
+
   it('disables a webhook whose pending deliveries pass the outbox cap, cancelling them', async () => {
     receiver.answer(() => ({ status: 503 }));
     const settings = testSettings({ limits: { webhooksPerAccount: 5, pendingPerAccount: 100, outboxCap: 5 }, retry: { delaysMs: [60_000], jitter: 0, retryAfterMinMs: 10, retryAfterMaxMs: 100 } });
