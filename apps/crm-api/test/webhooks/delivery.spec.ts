@@ -1,3 +1,4 @@
+import { metricsRegistry } from '@lib/http';
 import { freePort } from '@lib/testing';
 import http from 'node:http';
 import { Webhook } from 'standardwebhooks';
@@ -55,6 +56,14 @@ describe('webhook delivery to a real receiver', () => {
       return docs.every((d) => d.state === 'delivered') && docs;
     });
     expect(stored).toHaveLength(EVENT_NAMES.length);
+    // delivered records expire: the TTL index deletes each at its expires_at
+    const indexes = await engine.connection.collection('webhook_deliveries').indexes();
+    expect(indexes).toContainEqual(expect.objectContaining({ key: { expires_at: 1 }, expireAfterSeconds: 0 }));
+    const metrics = await metricsRegistry.metrics();
+    expect(Number(/^webhook_deliveries_total\{outcome="delivered"\} (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThanOrEqual(EVENT_NAMES.length);
+    expect(metrics).toMatch(/^webhook_attempts_total\{result="2xx"\} \d+$/m);
+    expect(metrics).toMatch(/^webhook_delivery_lag_seconds_count \d+$/m);
+    expect(metrics).toMatch(/^webhook_outbox_depth 0$/m);
     for (const doc of stored) {
       expect(doc).toMatchObject({ state: 'delivered', attempts: 1, account: ACCOUNT, reason: null });
       expect(doc.log).toEqual([expect.objectContaining({ status: 200, error: null })]);

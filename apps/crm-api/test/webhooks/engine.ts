@@ -20,9 +20,13 @@ export interface TestEngine {
   webhook(id: number): Promise<WebhookDoc | null>;
 }
 
-/** The test file's database with the webhook models, emptied before each test; workers built through it are stopped after each. */
+/**
+ * The test file's database with the webhook models, emptied before each test; workers built through
+ * it are stopped after each. On an embedded server of its own: its transactions hold that server's
+ * one write lock (libs/mongo write-serializer.ts), which must not slow other test files' writes.
+ */
 export function useWebhookEngine(options: { monitorCommands?: boolean } = {}): TestEngine {
-  const db = useTestDatabase(options);
+  const db = useTestDatabase({ ...options, ownServer: true });
   const built: CrmWebhooks[] = [];
   beforeAll(async () => {
     recordModel(db.connection);

@@ -2,7 +2,7 @@ import { useTestDatabase } from '@lib/testing';
 import { assertTransactions, inTransaction } from '../../src/webhooks/transaction';
 
 describe('transactions', () => {
-  const db = useTestDatabase();
+  const db = useTestDatabase({ ownServer: true }); // its transactions must not hold the shared server's write lock
 
   it('stores every write of the work or none', async () => {
     const docs = db.connection.db!.collection<{ _id: number; v: number }>('txn_docs');
