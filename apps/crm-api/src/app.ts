@@ -24,6 +24,7 @@ import { dealService } from './deals/deal.service';
 import { DEFAULT_MILESTONES } from './tracks/track.model';
 import { trackRoutes } from './tracks/track.routes';
 import { trackService } from './tracks/track.service';
+import type { DeliverySettings } from './webhooks/webhook-settings';
 import { crmData } from './wiring';
 
 export interface CrmAppConfig extends ServiceDeps {
@@ -33,6 +34,8 @@ export interface CrmAppConfig extends ServiceDeps {
   defaultMilestones?: string[];
   /** Wrong credentials allowed per email and client address, and per address (default DEFAULT_FAILED_ATTEMPTS: 10 and 100 per 15 minutes). */
   authLimit?: FailedAttemptSettings;
+  /** How webhooks are delivered (config.ts: WEBHOOK_*); by default only to public https receivers. */
+  webhooks?: DeliverySettings;
 }
 
 export const VERSION = '0.1.0';

@@ -12,3 +12,4 @@ export * from './regex';
 export * from './retry';
 export * from './list-removal';
 export * from './revision-update';
+export * from './transaction';

@@ -1,15 +1,12 @@
 import type { Logger } from '@lib/http';
 import { inChildSpan } from '@lib/http/tracing';
-import { tryLease } from '@lib/mongo';
 import { LRUCache } from 'lru-cache';
-import type { Connection } from 'mongoose';
-import type { DeliveryRepository, DueDelivery } from './delivery.repository';
+import type { CrossTenantWebhooks, DueDelivery, WorkerDeliveries, WorkerWebhooks } from '../store/cross-tenant-webhooks';
 import { nextDelayMs, scheduleSpanMs } from './retry-schedule';
 import { sendAttempt, type AttemptResult } from './send-attempt';
 import type { DeliveryDoc } from './webhook-delivery.model';
 import type { WebhookDisabling } from './webhook-disabling';
 import type { WebhookDoc } from './webhook.model';
-import type { WebhookRepository } from './webhook.repository';
 import { attemptDuration, attemptsMade, deliveriesEnded, deliveryLag } from './webhook-metrics';
 import { PARTITIONS_PER_WEBHOOK, type DeliverySettings } from './webhook-settings';
 
@@ -23,9 +20,9 @@ export interface DeliveryWorker {
 }
 
 export interface DeliveryWorkerDeps {
-  connection: Connection;
-  webhooks: WebhookRepository;
-  deliveries: DeliveryRepository;
+  lease: CrossTenantWebhooks['lease'];
+  webhooks: WorkerWebhooks;
+  deliveries: WorkerDeliveries;
   disabling: WebhookDisabling;
   settings: DeliverySettings;
   logger: Logger;
@@ -55,7 +52,7 @@ const humanSpan = (ms: number) => (ms >= 36 * 3600_000 ? `${Math.round(ms / 3600
  * mid-delivery leaves its lease to expire (`leaseMs`); then another sends the delivery again, with
  * the same `webhook-id`.
  */
-export function deliveryWorker({ connection, webhooks, deliveries, disabling, settings, logger }: DeliveryWorkerDeps): DeliveryWorker {
+export function deliveryWorker({ lease: takeLease, webhooks, deliveries, disabling, settings, logger }: DeliveryWorkerDeps): DeliveryWorker {
   const { concurrency, pollMs, leaseMs, retry, retentionMs } = settings;
   const inFlight = new Set<Promise<unknown>>();
   const claimed = new Set<string>();
@@ -150,7 +147,7 @@ export function deliveryWorker({ connection, webhooks, deliveries, disabling, se
 
   /** Claims a partition and sends the first pending delivery of each due resource in it; the number sent. */
   async function serve(partition: string, due: DueDelivery[]): Promise<number> {
-    const lease = await tryLease(connection, partition, { ttlMs: leaseMs });
+    const lease = await takeLease(partition, { ttlMs: leaseMs });
     if (!lease) {
       // held by another replica: its webhook's deliveries are left out of the next read, so that
       // one webhook's backlog at the head of the due list does not hide every other webhook's

@@ -1,12 +1,10 @@
 import { traceCarrier } from '@lib/http/tracing';
-import type { ClientSession, Connection } from 'mongoose';
-import type { DeliveryRepository } from './delivery.repository';
+import type { AccountStore } from '../store/crm-store';
 import { eventNameInBody, matchesEvent, type EventName, type WebhookAction, type WebhookObject } from './webhook-events';
 import type { DeliveryDoc } from './webhook-delivery.model';
 import type { Subscription } from './webhook.repository';
 import type { SubscriptionCache } from './subscriptions';
 import { newDeliveryId, newEventId } from './ids';
-import { inTransaction } from './transaction';
 
 /** One change of one record, as a write path reports it. */
 export interface ChangeEvent {
@@ -23,8 +21,6 @@ export interface ChangeEvent {
 
 /** What a write gets from `withEvents`. */
 export interface EventTransaction {
-  /** The session every write of the change must use; undefined when no webhook listens (write without one). */
-  readonly session: ClientSession | undefined;
   /** Records events of this write, in the order they happened, in the same transaction as its writes; stores nothing when no webhook listens to them. */
   record(...events: ChangeEvent[]): Promise<void>;
 }
@@ -34,20 +30,19 @@ export interface EventRecorder {
    * Runs `write` so that the events it records are stored with its changes or not at all:
    *
    * - when an enabled webhook of the account listens to one of `names`, in one MongoDB transaction
-   *   (`tx.session`), which `record` writes the deliveries into; if `write` throws, nothing of it is
-   *   stored and no event is sent. `write` may run again when the transaction meets another on the
-   *   same records (see inTransaction): it must make its writes through the session only.
+   *   (`store.transaction`), which `record` writes the deliveries into; if `write` throws, nothing
+   *   of it is stored and no event is sent. Every write `write` makes through the store joins the
+   *   transaction (its session is carried by the async context). `write` may run again when the
+   *   transaction meets another on the same records: it must not have effects outside the store.
    * - otherwise `write` runs once without a session and `record` stores nothing: a write of an
    *   account without a matching webhook pays one in-process cache lookup.
    *
    * Webhooks created (or changed) less than REVOCATION_BOUND_MS (1 s) ago may not be seen yet.
    */
-  withEvents<T>(account: number, names: readonly EventName[], write: (tx: EventTransaction) => Promise<T>): Promise<T>;
+  withEvents<T>(store: AccountStore, names: readonly EventName[], write: (tx: EventTransaction) => Promise<T>): Promise<T>;
 }
 
 export interface EventRecorderDeps {
-  connection: Connection;
-  deliveries: DeliveryRepository;
   subscriptions: SubscriptionCache;
   /** Told the webhooks that received deliveries, after the commit (the worker's wake-up, the outbox cap). */
   afterCommit?: (webhooks: number[]) => void;
@@ -56,19 +51,16 @@ export interface EventRecorderDeps {
 const resourceKey = (event: ChangeEvent) => `${event.object}:${event.id}`;
 const readData = async (data: ChangeEvent['data']) => (typeof data === 'function' ? (data as () => unknown)() : data);
 
-export function eventRecorder({ connection, deliveries, subscriptions, afterCommit }: EventRecorderDeps): EventRecorder {
+export function eventRecorder({ subscriptions, afterCommit }: EventRecorderDeps): EventRecorder {
   /** The deliveries of `events` for the webhooks listening to each, numbered per resource in the transaction. */
-  async function deliveriesOf(account: number, listening: readonly Subscription[], events: ChangeEvent[], session: ClientSession): Promise<DeliveryDoc[]> {
+  async function deliveriesOf(store: AccountStore, listening: readonly Subscription[], events: ChangeEvent[]): Promise<Array<Omit<DeliveryDoc, 'account'>>> {
     const wanted = events.map((event) => ({ event, name: `${event.object}.${event.action}`, webhooks: listening.filter((s) => matchesEvent(s.events, `${event.object}.${event.action}`)) }));
     const heard = wanted.filter((w) => w.webhooks.length);
     if (!heard.length) return [];
-    const seqs = await deliveries.nextSeqs(
-      heard.map((w) => `${account}:${resourceKey(w.event)}`),
-      session,
-    );
+    const seqs = await store.outbox.nextSeqs(heard.map((w) => resourceKey(w.event)));
     const trace = traceCarrier() ?? null;
     const now = new Date();
-    const docs: DeliveryDoc[] = [];
+    const docs: Array<Omit<DeliveryDoc, 'account'>> = [];
     for (const { event, name, webhooks } of heard) {
       const key = resourceKey(event);
       const body = JSON.stringify({ eventName: eventNameInBody(name as EventName), eventData: await readData(event.data) });
@@ -76,12 +68,11 @@ export function eventRecorder({ connection, deliveries, subscriptions, afterComm
       for (const webhook of webhooks) {
         docs.push({
           _id: newDeliveryId(now.getTime()),
-          account,
           webhook: webhook._id,
           event_id: eventId,
           event: name,
           resource: key,
-          seq: seqs.get(`${account}:${key}`) ?? 0,
+          seq: seqs.get(key) ?? 0,
           body,
           trace,
           state: 'pending',
@@ -99,12 +90,11 @@ export function eventRecorder({ connection, deliveries, subscriptions, afterComm
   }
 
   return {
-    async withEvents(account, names, write) {
-      const all = await subscriptions.of(account);
+    async withEvents(store, names, write) {
+      const all = await subscriptions.of(store);
       const listening = all.filter((s) => names.some((name) => matchesEvent(s.events, name)));
       if (!listening.length) {
         return write({
-          session: undefined,
           record: async (...events) => {
             // a write that records an event it did not name would lose it for a listening webhook
             const unnamed = events.map((e) => `${e.object}.${e.action}` as EventName).filter((name) => !names.includes(name) && all.some((s) => matchesEvent(s.events, name)));
@@ -113,13 +103,12 @@ export function eventRecorder({ connection, deliveries, subscriptions, afterComm
         });
       }
       let touched: number[] = [];
-      const result = await inTransaction(connection, async (session) => {
+      const result = await store.transaction(async () => {
         touched = [];
         return write({
-          session,
           record: async (...events) => {
-            const docs = await deliveriesOf(account, all, events, session);
-            await deliveries.insert(docs, session);
+            const docs = await deliveriesOf(store, all, events);
+            await store.outbox.insert(docs);
             touched.push(...docs.map((d) => d.webhook));
           },
         });

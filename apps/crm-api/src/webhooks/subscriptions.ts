@@ -1,5 +1,6 @@
 import { revocableCache, type RevocationFeed } from '@lib/cache';
-import type { Subscription, WebhookRepository } from './webhook.repository';
+import type { AccountStore } from '../store/crm-store';
+import type { Subscription } from './webhook.repository';
 
 /**
  * How long an account's subscriptions are trusted without reading them again. A change (create,
@@ -14,7 +15,7 @@ const MAX_ACCOUNTS = 50_000;
 
 export interface SubscriptionCache {
   /** The account's enabled webhooks and their patterns (an empty list, cached too, when it has none). */
-  of(account: number): Promise<readonly Subscription[]>;
+  of(store: AccountStore): Promise<readonly Subscription[]>;
   /** Forgets the account's subscriptions here and, through the revocation log, in every process. */
   revoke(account: number): Promise<void>;
 }
@@ -23,11 +24,11 @@ export interface SubscriptionCache {
  * Which webhooks of each account listen, per process: a write of an account with no webhook asks
  * this cache and nothing else (no database command) before it runs as it would without webhooks.
  */
-export function subscriptionCache(webhooks: WebhookRepository, log?: RevocationFeed): SubscriptionCache {
+export function subscriptionCache(log?: RevocationFeed): SubscriptionCache {
   const follow = log && { log, scope: SCOPE, parseKey: Number };
   const cache = revocableCache<number, readonly Subscription[]>({ ttlMs: SUBSCRIPTION_TTL_MS, max: MAX_ACCOUNTS, follow });
   return {
-    of: async (account) => (await cache.getOrLoad(account, () => webhooks.subscriptions(account))) ?? [],
+    of: async (store) => (await cache.getOrLoad(store.account, () => store.webhooks.subscriptions())) ?? [],
     revoke: (account) => cache.revoke(account),
   };
 }

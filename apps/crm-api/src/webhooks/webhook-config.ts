@@ -1,4 +1,4 @@
-import { allowedHostsSetting, outboundPolicy } from '@lib/outbound';
+import { allowedHosts, allowedHostsSetting, outboundPolicy } from '@lib/outbound';
 import { z } from '@lib/validation';
 import { DEFAULT_DELIVERY_SETTINGS, type DeliverySettings } from './webhook-settings';
 
@@ -34,4 +34,9 @@ export function webhookSettings(env: WebhookEnv): DeliverySettings {
     concurrency: env.WEBHOOK_CONCURRENCY,
     leaseMs: env.WEBHOOK_LEASE_MS,
   };
+}
+
+/** The settings without configuration: every default, only public https receivers (an app built by a test or a tool). */
+export function defaultDeliverySettings(): DeliverySettings {
+  return { ...DEFAULT_DELIVERY_SETTINGS, policy: outboundPolicy({ name: 'webhooks', allowed: allowedHosts('', 'WEBHOOK_ALLOWED_HOSTS') }) };
 }

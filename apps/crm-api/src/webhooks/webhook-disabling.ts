@@ -1,8 +1,7 @@
 import type { Logger } from '@lib/http';
 import { LRUCache } from 'lru-cache';
-import type { DeliveryRepository } from './delivery.repository';
+import type { WorkerDeliveries, WorkerWebhooks } from '../store/cross-tenant-webhooks';
 import type { SubscriptionCache } from './subscriptions';
-import type { WebhookRepository } from './webhook.repository';
 import { deliveriesEnded, webhooksDisabled } from './webhook-metrics';
 
 export type DisableCause = 'gone' | 'schedule' | 'cap';
@@ -15,8 +14,8 @@ export interface WebhookDisabling {
 }
 
 export interface WebhookDisablingDeps {
-  webhooks: WebhookRepository;
-  deliveries: DeliveryRepository;
+  webhooks: WorkerWebhooks;
+  deliveries: WorkerDeliveries;
   subscriptions: SubscriptionCache;
   logger: Logger;
   outboxCap: number;

@@ -1,17 +1,15 @@
 import { HttpError, validationFailed, type FieldIssue } from '@lib/errors';
 import { urlRefusal, type OutboundPolicy } from '@lib/outbound';
-import type { Connection } from 'mongoose';
-import type { DeliveryRepository } from './delivery.repository';
+import type { AccountStore } from '../store/crm-store';
 import type { DeliveryWorker } from './delivery-worker';
 import { newDeliveryId, newEventId } from './ids';
 import { newSecret } from './signature';
-import { inTransaction } from './transaction';
 import type { SubscriptionCache } from './subscriptions';
 import type { DeliveryDoc } from './webhook-delivery.model';
 import { eventPatterns, MAX_EVENT_PATTERNS, TEST_EVENT } from './webhook-events';
 import type { DeliverySettings } from './webhook-settings';
 import type { WebhookDoc } from './webhook.model';
-import type { WebhookChanges, WebhookRepository } from './webhook.repository';
+import type { WebhookChanges } from './webhook.repository';
 
 /** Longest URL a webhook takes. */
 export const MAX_URL_LENGTH = 2048;
@@ -33,9 +31,6 @@ export const webhookDisabled = (id: number) => new HttpError(409, 'webhook_disab
 export const deliveryPending = (id: string) => new HttpError(409, 'delivery_pending', `Delivery ${id} is still being attempted; replay it once it has ended`);
 
 export interface WebhookServiceDeps {
-  connection: Connection;
-  webhooks: WebhookRepository;
-  deliveries: DeliveryRepository;
   subscriptions: SubscriptionCache;
   worker: Pick<DeliveryWorker, 'nudge'>;
   settings: Pick<DeliverySettings, 'policy' | 'limits' | 'retentionMs' | 'rotationWindowMs'>;
@@ -59,21 +54,21 @@ function eventIssues(events: readonly string[]): { patterns: string[]; issues: F
  * signed-in user's account. Changes that decide what is recorded (create, url and events, enable,
  * disable, delete) are published to every replica's subscription cache.
  */
-export function webhookService({ connection, webhooks, deliveries, subscriptions, worker, settings }: WebhookServiceDeps) {
+export function webhookService({ subscriptions, worker, settings }: WebhookServiceDeps) {
   const { policy, limits } = settings;
 
-  async function owned(account: number, id: number): Promise<WebhookDoc> {
-    const webhook = await webhooks.get(account, id);
+  async function owned(store: AccountStore, id: number): Promise<WebhookDoc> {
+    const webhook = await store.webhooks.get(id);
     if (!webhook) throw webhookNotFound(id);
     return webhook;
   }
 
-  async function assertRoomForDelivery(account: number): Promise<void> {
-    if ((await deliveries.countPendingOfAccount(account, limits.pendingPerAccount)) >= limits.pendingPerAccount) throw deliveryLimit(limits.pendingPerAccount);
+  async function assertRoomForDelivery(store: AccountStore): Promise<void> {
+    if ((await store.outbox.countPending(limits.pendingPerAccount)) >= limits.pendingPerAccount) throw deliveryLimit(limits.pendingPerAccount);
   }
 
-  async function enqueue(doc: DeliveryDoc): Promise<DeliveryDoc> {
-    await deliveries.insert([doc]);
+  async function enqueue(store: AccountStore, doc: DeliveryDoc): Promise<DeliveryDoc> {
+    await store.outbox.insert([doc]);
     worker.nudge();
     return doc;
   }
@@ -85,7 +80,7 @@ export function webhookService({ connection, webhooks, deliveries, subscriptions
 
   return {
     /** A new webhook, enabled, and its secret (shown this once). */
-    async create(account: number, input: WebhookInput): Promise<{ webhook: WebhookDoc; secret: string }> {
+    async create(store: AccountStore, input: WebhookInput): Promise<{ webhook: WebhookDoc; secret: string }> {
       const { patterns, issues } = eventIssues(input.events);
       const description = input.description ?? '';
       if (description.length > MAX_DESCRIPTION_LENGTH) issues.push({ field: 'description', message: `is longer than ${MAX_DESCRIPTION_LENGTH} characters` });
@@ -93,21 +88,21 @@ export function webhookService({ connection, webhooks, deliveries, subscriptions
       if (issues.length) throw validationFailed(issues);
       const secret = newSecret();
       // count and insert in one transaction that also writes the account's webhook lock: two creates at once conflict, so the count is exact
-      const webhook = await inTransaction(connection, async (session) => {
-        await deliveries.nextSeqs([`${account}:webhooks`], session);
-        if ((await webhooks.count(account, session)) >= limits.webhooksPerAccount) throw webhookLimit(limits.webhooksPerAccount);
-        return webhooks.create(account, { url: input.url, events: patterns, description }, secret, session);
+      const webhook = await store.transaction(async () => {
+        await store.outbox.nextSeqs(['webhooks']);
+        if ((await store.webhooks.count()) >= limits.webhooksPerAccount) throw webhookLimit(limits.webhooksPerAccount);
+        return store.webhooks.create({ url: input.url, events: patterns, description }, secret);
       });
-      await subscriptions.revoke(account);
+      await subscriptions.revoke(store.account);
       return { webhook, secret };
     },
 
-    list: (account: number, limit: number, afterId?: number) => webhooks.list(account, limit, afterId),
+    list: (store: AccountStore, limit: number, afterId?: number) => store.webhooks.list(limit, afterId),
 
     get: owned,
 
     /** Changes url, events, description or enabled; disabling cancels the pending deliveries. */
-    async update(account: number, id: number, input: Partial<WebhookInput> & { enabled?: boolean }): Promise<WebhookDoc> {
+    async update(store: AccountStore, id: number, input: Partial<WebhookInput> & { enabled?: boolean }): Promise<WebhookDoc> {
       const changes: WebhookChanges = {};
       const issues: FieldIssue[] = [];
       if (input.url !== undefined) issues.push(...urlIssues(policy, (changes.url = input.url)));
@@ -122,59 +117,59 @@ export function webhookService({ connection, webhooks, deliveries, subscriptions
       }
       if (issues.length) throw validationFailed(issues);
       if (input.enabled !== undefined) changes.enabled = input.enabled;
-      const updated = await webhooks.update(account, id, changes);
+      const updated = await store.webhooks.update(id, changes);
       if (!updated) throw webhookNotFound(id);
-      if (input.enabled === false) await deliveries.cancelPending(id, 'webhook disabled by the account', new Date(Date.now() + settings.retentionMs));
-      await subscriptions.revoke(account);
+      if (input.enabled === false) await store.outbox.cancelPending(id, 'webhook disabled by the account', new Date(Date.now() + settings.retentionMs));
+      await subscriptions.revoke(store.account);
       return updated;
     },
 
     /** Deletes the webhook and cancels its pending deliveries (its delivery log expires with them). */
-    async remove(account: number, id: number): Promise<void> {
-      if (!(await webhooks.remove(account, id))) throw webhookNotFound(id);
-      await deliveries.cancelPending(id, 'webhook deleted', new Date(Date.now() + settings.retentionMs));
-      await subscriptions.revoke(account);
+    async remove(store: AccountStore, id: number): Promise<void> {
+      if (!(await store.webhooks.remove(id))) throw webhookNotFound(id);
+      await store.outbox.cancelPending(id, 'webhook deleted', new Date(Date.now() + settings.retentionMs));
+      await subscriptions.revoke(store.account);
     },
 
     /** A new secret (shown this once); the previous ones sign too for `rotationWindowMs`. */
-    async rotateSecret(account: number, id: number): Promise<{ webhook: WebhookDoc; secret: string }> {
+    async rotateSecret(store: AccountStore, id: number): Promise<{ webhook: WebhookDoc; secret: string }> {
       const secret = newSecret();
-      const webhook = await webhooks.rotate(account, id, secret, new Date(Date.now() + settings.rotationWindowMs));
+      const webhook = await store.webhooks.rotate(id, secret, new Date(Date.now() + settings.rotationWindowMs));
       if (!webhook) throw webhookNotFound(id);
       return { webhook, secret };
     },
 
     /** Sends the webhook a `webhook.test` event once (no retries); its delivery shows in the log. */
-    async sendTest(account: number, id: number): Promise<DeliveryDoc> {
-      const webhook = await owned(account, id);
+    async sendTest(store: AccountStore, id: number): Promise<DeliveryDoc> {
+      const webhook = await owned(store, id);
       if (!webhook.enabled) throw webhookDisabled(id);
-      await assertRoomForDelivery(account);
+      await assertRoomForDelivery(store);
       const eventId = newEventId();
       const body = JSON.stringify({ eventName: TEST_EVENT, eventData: { webhook_id: webhook._id, message: 'A test event: your receiver is reachable and verifies our signature' } });
-      return enqueue(oneOff(webhook, { event_id: eventId, event: TEST_EVENT, body, replay_of: null }));
+      return enqueue(store, oneOff(webhook, { event_id: eventId, event: TEST_EVENT, body, replay_of: null }));
     },
 
     /** The webhook's deliveries, newest first. */
-    async deliveries(account: number, id: number, limit: number, beforeId?: string): Promise<DeliveryDoc[]> {
-      await owned(account, id);
-      return deliveries.listOf(account, id, limit, beforeId);
+    async deliveries(store: AccountStore, id: number, limit: number, beforeId?: string): Promise<DeliveryDoc[]> {
+      await owned(store, id);
+      return store.outbox.list(id, limit, beforeId);
     },
 
-    async delivery(account: number, id: number, deliveryId: string): Promise<DeliveryDoc> {
-      const delivery = await deliveries.getOf(account, id, deliveryId);
+    async delivery(store: AccountStore, id: number, deliveryId: string): Promise<DeliveryDoc> {
+      const delivery = await store.outbox.get(id, deliveryId);
       if (!delivery) throw deliveryNotFound(deliveryId);
       return delivery;
     },
 
     /** Sends an ended delivery again, once, with the same `webhook-id` and body (a new delivery in the log, `replay_of` the first). */
-    async replay(account: number, id: number, deliveryId: string): Promise<DeliveryDoc> {
-      const webhook = await owned(account, id);
-      const original = await deliveries.getOf(account, id, deliveryId);
+    async replay(store: AccountStore, id: number, deliveryId: string): Promise<DeliveryDoc> {
+      const webhook = await owned(store, id);
+      const original = await store.outbox.get(id, deliveryId);
       if (!original) throw deliveryNotFound(deliveryId);
       if (original.state === 'pending') throw deliveryPending(deliveryId);
       if (!webhook.enabled) throw webhookDisabled(id);
-      await assertRoomForDelivery(account);
-      return enqueue(oneOff(webhook, { event_id: original.event_id, event: original.event, body: original.body, replay_of: original._id }));
+      await assertRoomForDelivery(store);
+      return enqueue(store, oneOff(webhook, { event_id: original.event_id, event: original.event, body: original.body, replay_of: original._id }));
     },
   };
 }

@@ -23,7 +23,7 @@ describe('webhook delivery to a real receiver', () => {
 
   async function subscribed(events: string[] = ['*'], settings = testSettings(), url = receiver.url()) {
     const webhooks = engine.build(settings);
-    const { webhook, secret } = await webhooks.service.create(ACCOUNT, { url, events });
+    const { webhook, secret } = await webhooks.service.create(engine.store(ACCOUNT), { url, events });
     webhooks.worker.start();
     return { webhooks, webhook, secret };
   }
@@ -153,7 +153,7 @@ describe('webhook delivery to a real receiver', () => {
     });
     const settings = testSettings({ timeoutMs: 400, retry: { delaysMs: [], jitter: 0, retryAfterMinMs: 10, retryAfterMaxMs: 100 } });
     const slow = await subscribed(['contact.created'], settings, receiver.url('/slow'));
-    const moved = await slow.webhooks.service.create(ACCOUNT, { url: receiver.url('/moved'), events: ['contact.created'] });
+    const moved = await slow.webhooks.service.create(engine.store(ACCOUNT), { url: receiver.url('/moved'), events: ['contact.created'] });
     // an answer that never ends: delivered once the first 64 kB are read
     const endless = http.createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/plain' });
@@ -167,7 +167,7 @@ describe('webhook delivery to a real receiver', () => {
     await new Promise<void>((resolve) => endless.listen(0, '127.0.0.1', resolve));
     const endlessUrl = `http://127.0.0.1:${(endless.address() as { port: number }).port}/`;
     try {
-      const big = await slow.webhooks.service.create(ACCOUNT, { url: endlessUrl, events: ['contact.created'] });
+      const big = await slow.webhooks.service.create(engine.store(ACCOUNT), { url: endlessUrl, events: ['contact.created'] });
       await testWrites(engine.connection, slow.webhooks.recorder).create(ACCOUNT, 1, 'x');
       const docs = await eventually(async () => {
         const all = await engine.deliveries();
@@ -236,12 +236,12 @@ describe('webhook delivery to a real receiver', () => {
   it("does not let one webhook's backlog, all its partitions busy elsewhere, hide another webhook's deliveries", async () => {
     receiver.answer((r) => (r.path === '/slow' ? { hang: true } : {}));
     const workers = [engine.build(), engine.build(), engine.build()];
-    const slow = await workers[0].service.create(ACCOUNT, { url: receiver.url('/slow'), events: ['contact.*'] });
+    const slow = await workers[0].service.create(engine.store(ACCOUNT), { url: receiver.url('/slow'), events: ['contact.*'] });
     const slowWrites = testWrites(engine.connection, workers[0].recorder);
     for (let id = 1; id <= 80; id++) await slowWrites.create(ACCOUNT, id, 'x');
     for (const w of workers.slice(0, 2)) w.worker.start();
     await receiver.waitFor(16, (r) => r.path === '/slow'); // every partition of the slow webhook held
-    await workers[0].service.create(ACCOUNT + 1, { url: receiver.url('/fast'), events: ['deal.*'] });
+    await workers[0].service.create(engine.store(ACCOUNT + 1), { url: receiver.url('/fast'), events: ['deal.*'] });
     await testWrites(engine.connection, workers[0].recorder, 'deal').create(ACCOUNT + 1, 1001, 'y');
     workers[2].worker.start();
     await receiver.waitFor(1, (r) => r.path === '/fast');

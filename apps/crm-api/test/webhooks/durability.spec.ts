@@ -4,8 +4,8 @@ import { connectMongo, ensureIndexes } from '@lib/mongo';
 import { bundleEntry, startFaultyDatabase, useTestDatabase, type FaultyDatabase } from '@lib/testing';
 import type { Connection } from 'mongoose';
 import { deliveryModel, type DeliveryDoc } from '../../src/webhooks/webhook-delivery.model';
-import { createWebhooks } from '../../src/webhooks/webhooks';
-import { eventually, recordModel, testSettings, testWrites } from './engine';
+import { newCrmWebhooks } from '../../src/wiring';
+import { accountStore, eventually, recordModel, testSettings, testWrites } from './engine';
 import { startReceiver, type Receiver } from './receiver';
 
 const ACCOUNT = 51;
@@ -29,10 +29,10 @@ async function expectEventsMatchChanges(connection: Connection, acknowledged: Ma
 }
 
 async function seed(connection: Connection, url: string): Promise<void> {
-  const webhooks = createWebhooks(connection, createLogger('test', 'silent'), testSettings());
+  const webhooks = newCrmWebhooks(connection, createLogger('test', 'silent'), testSettings());
   recordModel(connection);
   await ensureIndexes(connection);
-  await webhooks.service.create(ACCOUNT, { url, events: ['contact.updated'] });
+  await webhooks.service.create(accountStore(connection, ACCOUNT), { url, events: ['contact.updated'] });
   await recordModel(connection).insertMany(Array.from({ length: RECORDS }, (_, i) => ({ _id: i + 1, account: ACCOUNT, name: 'new', rev: 0 })));
 }
 
@@ -85,7 +85,7 @@ describe('the database stalled during writes', () => {
 
   it('stores no event for a write that failed unstored and loses none of those acknowledged; all are delivered once it answers again', async () => {
     await seed(connection, receiver.url());
-    const webhooks = createWebhooks(connection, createLogger('test', 'silent'), testSettings({ retry: { delaysMs: [200, 400, 800, 1_600, 3_200], jitter: 0, retryAfterMinMs: 10, retryAfterMaxMs: 100 } }));
+    const webhooks = newCrmWebhooks(connection, createLogger('test', 'silent'), testSettings({ retry: { delaysMs: [200, 400, 800, 1_600, 3_200], jitter: 0, retryAfterMinMs: 10, retryAfterMaxMs: 100 } }));
     webhooks.worker.start();
     const writes = testWrites(connection, webhooks.recorder);
     const acknowledged = new Map<number, number>();

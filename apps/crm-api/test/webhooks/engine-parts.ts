@@ -1,6 +1,9 @@
 import { allowedHosts, outboundPolicy, type OutboundPolicyOptions } from '@lib/outbound';
 import { Schema, type Connection, type Model } from 'mongoose';
+import type { AccountId } from '../../src/store/account-id';
+import type { AccountStore } from '../../src/store/crm-store';
 import type { EventRecorder } from '../../src/webhooks/event-recorder';
+import { crmData } from '../../src/wiring';
 import type { EventName, WebhookAction, WebhookObject } from '../../src/webhooks/webhook-events';
 import { DEFAULT_DELIVERY_SETTINGS, type DeliverySettings } from '../../src/webhooks/webhook-settings';
 
@@ -34,6 +37,9 @@ export interface TestRecord {
 const recordSchema = new Schema<TestRecord>({ _id: Number, account: Number, name: String, rev: Number }, { versionKey: false });
 export const recordModel = (connection: Connection): Model<TestRecord> => connection.models.TestRecord ?? connection.model<TestRecord>('TestRecord', recordSchema, 'test_records');
 
+/** The store of an account (a test names accounts by number; the app gets them from the signed-in user). */
+export const accountStore = (connection: Connection, account: number): AccountStore => crmData(connection).store.of(account as AccountId);
+
 /** Writes as the crm write paths will (phase 2): the change and its event in `withEvents`. */
 export function testWrites(connection: Connection, recorder: EventRecorder, object: WebhookObject = 'contact') {
   const Records = recordModel(connection);
@@ -41,24 +47,24 @@ export function testWrites(connection: Connection, recorder: EventRecorder, obje
   const view = (doc: TestRecord) => ({ id: doc._id, name: doc.name, rev: doc.rev });
   return {
     create: (account: number, id: number, value: string) =>
-      recorder.withEvents(account, [name('created')], async (tx) => {
+      recorder.withEvents(accountStore(connection, account), [name('created')], async (tx) => {
         const doc = { _id: id, account, name: value, rev: 0 };
-        await Records.create([doc], { session: tx.session });
+        await Records.create([doc]);
         await tx.record({ object, action: 'created', id, data: () => view(doc) });
         return doc;
       }),
     update: (account: number, id: number, value: string, fail?: 'after-write') =>
-      recorder.withEvents(account, [name('updated')], async (tx) => {
-        const doc = await Records.findOneAndUpdate({ _id: id, account }, { $set: { name: value }, $inc: { rev: 1 } }, { returnDocument: 'after', session: tx.session }).lean<TestRecord>();
+      recorder.withEvents(accountStore(connection, account), [name('updated')], async (tx) => {
+        const doc = await Records.findOneAndUpdate({ _id: id, account }, { $set: { name: value }, $inc: { rev: 1 } }, { returnDocument: 'after' }).lean<TestRecord>();
         if (!doc) throw new Error(`no record ${id}`);
         await tx.record({ object, action: 'updated', id, data: () => view(doc) });
         if (fail) throw new Error('the write failed after its change');
         return doc;
       }),
     remove: (account: number, id: number) =>
-      recorder.withEvents(account, [name('deleted')], async (tx) => {
-        const doc = await Records.findOne({ _id: id, account }, null, { session: tx.session }).lean<TestRecord>();
-        if (!doc || (await Records.deleteOne({ _id: id, account }, { session: tx.session })).deletedCount !== 1) throw new Error(`no record ${id}`);
+      recorder.withEvents(accountStore(connection, account), [name('deleted')], async (tx) => {
+        const doc = await Records.findOne({ _id: id, account }).lean<TestRecord>();
+        if (!doc || (await Records.deleteOne({ _id: id, account })).deletedCount !== 1) throw new Error(`no record ${id}`);
         await tx.record({ object, action: 'deleted', id, data: () => view(doc) });
         return doc;
       }),

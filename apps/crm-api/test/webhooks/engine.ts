@@ -5,8 +5,10 @@ import type { Connection } from 'mongoose';
 import { deliveryModel, type DeliveryDoc } from '../../src/webhooks/webhook-delivery.model';
 import type { DeliverySettings } from '../../src/webhooks/webhook-settings';
 import { webhookModel, type WebhookDoc } from '../../src/webhooks/webhook.model';
-import { createWebhooks, type CrmWebhooks } from '../../src/webhooks/webhooks';
-import { recordModel, testSettings } from './engine-parts';
+import type { AccountStore } from '../../src/store/crm-store';
+import type { CrmWebhooks } from '../../src/webhooks/webhooks';
+import { crmData, newCrmWebhooks } from '../../src/wiring';
+import { accountStore, recordModel, testSettings } from './engine-parts';
 
 export * from './engine-parts';
 
@@ -18,6 +20,8 @@ export interface TestEngine {
   /** The delivery documents, oldest first. */
   deliveries(filter?: Record<string, unknown>): Promise<DeliveryDoc[]>;
   webhook(id: number): Promise<WebhookDoc | null>;
+  /** The store of an account. */
+  store(account: number): AccountStore;
 }
 
 /**
@@ -30,7 +34,7 @@ export function useWebhookEngine(options: { monitorCommands?: boolean } = {}): T
   const built: CrmWebhooks[] = [];
   beforeAll(async () => {
     recordModel(db.connection);
-    createWebhooks(db.connection, createLogger('test', 'silent'), testSettings()); // registers the models
+    crmData(db.connection); // registers the models
     await ensureIndexes(db.connection);
   });
   beforeEach(() => db.clear());
@@ -43,12 +47,13 @@ export function useWebhookEngine(options: { monitorCommands?: boolean } = {}): T
       return db.connection;
     },
     build(settings = testSettings()) {
-      const webhooks = createWebhooks(db.connection, createLogger('test', (process.env.TEST_LOG_LEVEL ?? 'silent') as 'silent'), settings);
+      const webhooks = newCrmWebhooks(db.connection, createLogger('test', (process.env.TEST_LOG_LEVEL ?? 'silent') as 'silent'), settings);
       built.push(webhooks);
       return webhooks;
     },
     deliveries: (filter = {}) => deliveryModel(db.connection).find(filter).sort({ _id: 1 }).lean<DeliveryDoc[]>(),
     webhook: (id) => webhookModel(db.connection).findById(id).lean<WebhookDoc>(),
+    store: (account) => accountStore(db.connection, account),
   };
 }
 

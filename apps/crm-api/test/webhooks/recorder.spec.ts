@@ -9,7 +9,7 @@ describe('recording events with the change they describe', () => {
 
   it('stores the change and its deliveries together, and neither when the write fails after its change', async () => {
     const webhooks = engine.build();
-    await webhooks.service.create(ACCOUNT, { url: 'https://hooks.example.com/a', events: ['contact.*'] });
+    await webhooks.service.create(engine.store(ACCOUNT), { url: 'https://hooks.example.com/a', events: ['contact.*'] });
     const writes = testWrites(engine.connection, webhooks.recorder);
     await writes.create(ACCOUNT, 1, 'first');
     await expect(writes.update(ACCOUNT, 1, 'second', 'after-write')).rejects.toThrow('the write failed after its change');
@@ -23,15 +23,14 @@ describe('recording events with the change they describe', () => {
     ]);
   });
 
-  it('gives a write of an account without a listening webhook no session and no command of its own, and never reads its data', async () => {
+  it('gives a write of an account without a listening webhook no transaction and no command of its own, and never reads its data', async () => {
     const webhooks = engine.build();
-    await webhooks.service.create(ACCOUNT, { url: 'https://hooks.example.com/a', events: ['deal.*'] });
+    await webhooks.service.create(engine.store(ACCOUNT), { url: 'https://hooks.example.com/a', events: ['deal.*'] });
     const Records = recordModel(engine.connection);
     let read = 0;
     const write = (account: number, id: number) =>
-      webhooks.recorder.withEvents(account, ['contact.created'], async (tx) => {
-        expect(tx.session).toBeUndefined();
-        await Records.create([{ _id: id, account, name: 'x', rev: 0 }], { session: tx.session });
+      webhooks.recorder.withEvents(engine.store(account), ['contact.created'], async (tx) => {
+        await Records.create([{ _id: id, account, name: 'x', rev: 0 }]);
         await tx.record({ object: 'contact', action: 'created', id, data: () => ++read });
       });
     await write(ACCOUNT, 1); // loads the account's subscriptions once
@@ -50,8 +49,8 @@ describe('recording events with the change they describe', () => {
 
   it('refuses an event the write did not name when a webhook listens to it (it would be lost)', async () => {
     const webhooks = engine.build();
-    await webhooks.service.create(ACCOUNT, { url: 'https://hooks.example.com/a', events: ['contact.deleted'] });
-    const attempt = webhooks.recorder.withEvents(ACCOUNT, ['contact.created'], (tx) => tx.record({ object: 'contact', action: 'deleted', id: 1, data: {} }));
+    await webhooks.service.create(engine.store(ACCOUNT), { url: 'https://hooks.example.com/a', events: ['contact.deleted'] });
+    const attempt = webhooks.recorder.withEvents(engine.store(ACCOUNT), ['contact.created'], (tx) => tx.record({ object: 'contact', action: 'deleted', id: 1, data: {} }));
     await expect(attempt).rejects.toThrow('withEvents: contact.deleted recorded but not named');
   });
 
@@ -60,7 +59,7 @@ describe('recording events with the change they describe', () => {
     const elsewhere = engine.build(); // its own subscription cache, as on another replica
     const writes = testWrites(engine.connection, here.recorder);
     await writes.create(ACCOUNT, 1, 'before'); // caches "no webhook" for the account
-    await elsewhere.service.create(ACCOUNT, { url: 'https://hooks.example.com/a', events: ['contact.updated'] });
+    await elsewhere.service.create(engine.store(ACCOUNT), { url: 'https://hooks.example.com/a', events: ['contact.updated'] });
     let n = 0;
     await eventually(async () => {
       await writes.update(ACCOUNT, 1, `after ${++n}`);
@@ -76,11 +75,11 @@ describe('recording events with the change they describe', () => {
   it('stops recording for a deleted webhook in every process, and cancels its pending deliveries', async () => {
     const here = engine.build();
     const elsewhere = engine.build();
-    const { webhook } = await elsewhere.service.create(ACCOUNT, { url: 'https://hooks.example.com/a', events: ['*'] });
+    const { webhook } = await elsewhere.service.create(engine.store(ACCOUNT), { url: 'https://hooks.example.com/a', events: ['*'] });
     const writes = testWrites(engine.connection, here.recorder);
     await writes.create(ACCOUNT, 1, 'a');
     expect(await engine.deliveries()).toHaveLength(1);
-    await elsewhere.service.remove(ACCOUNT, webhook._id);
+    await elsewhere.service.remove(engine.store(ACCOUNT), webhook._id);
     expect((await engine.deliveries())[0]).toMatchObject({ state: 'cancelled', reason: 'webhook deleted' });
     let n = 0;
     await eventually(async () => {

@@ -1,8 +1,9 @@
 import { createLogger } from '@lib/http';
 import { ensureIndexes } from '@lib/mongo';
 import { useReplicas } from '@lib/testing';
-import { createWebhooks, type CrmWebhooks } from '../../src/webhooks/webhooks';
-import { eventually, recordModel, testSettings, testWrites } from './engine';
+import type { CrmWebhooks } from '../../src/webhooks/webhooks';
+import { newCrmWebhooks } from '../../src/wiring';
+import { accountStore, eventually, recordModel, testSettings, testWrites } from './engine';
 import { startReceiver, type Receiver } from './receiver';
 
 const ACCOUNT = 41;
@@ -20,7 +21,7 @@ describe('webhook delivery from three replicas, one killed mid-delivery', () => 
   let here: CrmWebhooks; // this process records (as a replica's write path would) and manages; its worker stays off
   beforeAll(async () => {
     receiver = await startReceiver();
-    here = createWebhooks(replicas.db.connection, createLogger('test', 'silent'), testSettings());
+    here = newCrmWebhooks(replicas.db.connection, createLogger('test', 'silent'), testSettings());
     recordModel(replicas.db.connection);
     await ensureIndexes(replicas.db.connection);
   });
@@ -29,7 +30,7 @@ describe('webhook delivery from three replicas, one killed mid-delivery', () => 
   it('delivers every event, none lost, a killed replica’s deliveries sent again by another with the same webhook-id, each resource in order', async () => {
     // every answer waits until released: all twelve delivery slots of the cluster fill up
     receiver.answer(() => ({ hang: true }));
-    const hooks = await Promise.all([0, 1].map((i) => here.service.create(ACCOUNT, { url: receiver.url(`/w${i}`), events: ['contact.*'] })));
+    const hooks = await Promise.all([0, 1].map((i) => here.service.create(accountStore(replicas.db.connection, ACCOUNT), { url: receiver.url(`/w${i}`), events: ['contact.*'] })));
     const writes = testWrites(replicas.db.connection, here.recorder);
     for (let id = 1; id <= RESOURCES; id++) await writes.create(ACCOUNT, id, 'v0');
     for (let id = 1; id <= RESOURCES; id++) for (let v = 1; v <= 2; v++) await writes.update(ACCOUNT, id, `v${v}`);
@@ -44,12 +45,12 @@ describe('webhook delivery from three replicas, one killed mid-delivery', () => 
     receiver.release();
 
     await eventually(async () => {
-      const docs = await here.service.deliveries(ACCOUNT, hooks[0].webhook._id, 200);
-      const other = await here.service.deliveries(ACCOUNT, hooks[1].webhook._id, 200);
+      const docs = await here.service.deliveries(accountStore(replicas.db.connection, ACCOUNT), hooks[0].webhook._id, 200);
+      const other = await here.service.deliveries(accountStore(replicas.db.connection, ACCOUNT), hooks[1].webhook._id, 200);
       return docs.length + other.length === total && [...docs, ...other].every((d) => d.state === 'delivered');
     }, 30_000, 'every delivery delivered');
 
-    const deliveries = [...(await here.service.deliveries(ACCOUNT, hooks[0].webhook._id, 200)), ...(await here.service.deliveries(ACCOUNT, hooks[1].webhook._id, 200))];
+    const deliveries = [...(await here.service.deliveries(accountStore(replicas.db.connection, ACCOUNT), hooks[0].webhook._id, 200)), ...(await here.service.deliveries(accountStore(replicas.db.connection, ACCOUNT), hooks[1].webhook._id, 200))];
     const answered = receiver.received.filter((r) => !r.aborted);
     // one event has one id for every webhook: a delivery is its webhook's path and the id
     const keys = (list: { path: string; headers: Record<string, unknown> }[]) => list.map((r) => `${r.path} ${String(r.headers['webhook-id'])}`);

@@ -32,7 +32,7 @@ describe('webhook receivers are reached safely (SSRF)', () => {
   it('refuses, when a webhook is created, a URL that is not https or whose address is not public, naming the rule', async () => {
     const webhooks = engine.build(testSettings({}, { allowed: NOTHING_ALLOWED }));
     const refused = async (url: string) => {
-      const err = await createError(webhooks.service.create(ACCOUNT, { url, events: ['*'] }));
+      const err = await createError(webhooks.service.create(engine.store(ACCOUNT), { url, events: ['*'] }));
       expect(err?.status).toBe(400);
       return (err?.details as { field: string; message: string }[])[0];
     };
@@ -45,7 +45,7 @@ describe('webhook receivers are reached safely (SSRF)', () => {
     expect((await refused('ftp://hooks.example.com/in')).message).toMatch(/not an http\(s\) URL/);
     expect((await refused(`https://hooks.example.com/${'a'.repeat(2048)}`)).message).toBe('is longer than 2048 characters');
     expect(await engine.deliveries()).toEqual([]);
-    expect(await webhooks.service.list(ACCOUNT, 10)).toEqual([]);
+    expect(await webhooks.service.list(engine.store(ACCOUNT), 10)).toEqual([]);
   });
 
   it('refuses at delivery a name that resolves to a private address, and one that turns private between the check and the connection (DNS rebinding)', async () => {
@@ -53,8 +53,8 @@ describe('webhook receivers are reached safely (SSRF)', () => {
     // plain http allowed to public addresses (development), so only the address decides
     const webhooks = engine.build(testSettings({ retry: { delaysMs: [], jitter: 0, retryAfterMinMs: 10, retryAfterMaxMs: 10 } }, { allowed: NOTHING_ALLOWED, allowHttp: true, resolve }));
     const port = new URL(receiver.url()).port;
-    const inside = await webhooks.service.create(ACCOUNT, { url: 'https://inside.example.com/in', events: ['*'] });
-    const rebinding = await webhooks.service.create(ACCOUNT, { url: `http://rebinding.example.com:${port}/in`, events: ['*'] });
+    const inside = await webhooks.service.create(engine.store(ACCOUNT), { url: 'https://inside.example.com/in', events: ['*'] });
+    const rebinding = await webhooks.service.create(engine.store(ACCOUNT), { url: `http://rebinding.example.com:${port}/in`, events: ['*'] });
     webhooks.worker.start();
     await testWrites(engine.connection, webhooks.recorder).create(ACCOUNT, 1, 'x');
     const docs = await eventually(async () => {
@@ -71,8 +71,8 @@ describe('webhook receivers are reached safely (SSRF)', () => {
     const resolve = resolverOf({ 'hooks.internal': ['127.0.0.1'] });
     const webhooks = engine.build(testSettings({}, { resolve }));
     const port = new URL(receiver.url()).port;
-    await webhooks.service.create(ACCOUNT, { url: `http://hooks.internal:${port}/named`, events: ['*'] });
-    await webhooks.service.create(ACCOUNT, { url: receiver.url('/address'), events: ['*'] });
+    await webhooks.service.create(engine.store(ACCOUNT), { url: `http://hooks.internal:${port}/named`, events: ['*'] });
+    await webhooks.service.create(engine.store(ACCOUNT), { url: receiver.url('/address'), events: ['*'] });
     webhooks.worker.start();
     await testWrites(engine.connection, webhooks.recorder).create(ACCOUNT, 1, 'x');
     const got = await receiver.waitFor(2);

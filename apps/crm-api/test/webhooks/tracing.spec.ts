@@ -22,7 +22,7 @@ describe('a delivery is traced as a child of the request that made the change', 
 
   it('records the trace context of the writing request and delivers in a span whose parent it is', async () => {
     const webhooks = engine.build();
-    await webhooks.service.create(ACCOUNT, { url: receiver.url(), events: ['contact.created'] });
+    await webhooks.service.create(engine.store(ACCOUNT), { url: receiver.url(), events: ['contact.created'] });
     const request = trace.getTracer('test').startSpan('POST /dev/api/contacts');
     await context.with(trace.setSpan(context.active(), request), () => testWrites(engine.connection, webhooks.recorder).create(ACCOUNT, 1, 'traced'));
     request.end();

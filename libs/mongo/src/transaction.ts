@@ -1,0 +1,95 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { databaseUnavailable } from '@lib/errors';
+import type { ClientSession, Connection } from 'mongoose';
+
+/**
+ * How long a transaction that keeps meeting another one on the same documents (MongoDB aborts one
+ * of two: TransientTransactionError) is tried again, and how long a commit whose outcome the
+ * driver does not know is retried: well within a request's time bound.
+ */
+export const TRANSACTION_RETRY_MS = 2_000;
+
+type SessionStore = AsyncLocalStorage<{ session?: ClientSession }>;
+interface MongooseBase {
+  transactionAsyncLocalStorage?: SessionStore;
+  set(key: 'transactionAsyncLocalStorage', value: boolean): unknown;
+}
+
+/**
+ * The session store mongoose reads (its `transactionAsyncLocalStorage` option): every mongoose
+ * query, save and bulk write made inside `run` takes the session, and `driverCollection` adds it to
+ * the driver calls. Turned on when a transaction first runs; outside a transaction it holds nothing.
+ */
+function sessionStore(connection: Connection): SessionStore {
+  const base = connection.base as unknown as MongooseBase;
+  if (!base.transactionAsyncLocalStorage) base.set('transactionAsyncLocalStorage', true);
+  return base.transactionAsyncLocalStorage as SessionStore;
+}
+
+/** The session of the transaction the caller runs in (see inTransaction), if any. */
+export function ambientSession(base: unknown): ClientSession | undefined {
+  return (base as MongooseBase).transactionAsyncLocalStorage?.getStore()?.session;
+}
+
+const hasLabel = (err: unknown, label: string) => (err as { hasErrorLabel?: (l: string) => boolean }).hasErrorLabel?.(label) === true;
+
+/**
+ * Runs `work` in a MongoDB transaction and commits it: every write `work` makes (through mongoose
+ * or `driverCollection`, in its async context) is stored with the others or not at all; no session
+ * is passed by hand. A transaction aborted by a conflict runs again (short random waits, within
+ * TRANSACTION_RETRY_MS; then a 503), so `work` must be safe to run more than once. Writes use the
+ * majority write concern. Work started inside that outlives `work` must not write.
+ */
+export async function inTransaction<T>(connection: Connection, work: () => Promise<T>): Promise<T> {
+  const store = sessionStore(connection);
+  const session = await connection.startSession();
+  const deadline = Date.now() + TRANSACTION_RETRY_MS;
+  try {
+    for (let attempt = 1; ; attempt++) {
+      session.startTransaction({ readConcern: { level: 'snapshot' }, writeConcern: { w: 'majority' } });
+      try {
+        const result = await store.run({ session }, work);
+        await commit(session, deadline);
+        return result;
+      } catch (err) {
+        if (session.inTransaction()) await session.abortTransaction().catch(() => undefined);
+        if (hasLabel(err, 'TransientTransactionError') && Date.now() < deadline) {
+          await sleep(Math.random() * Math.min(100, 5 * 2 ** attempt));
+          continue;
+        }
+        if (hasLabel(err, 'TransientTransactionError')) throw databaseUnavailable();
+        throw err;
+      }
+    }
+  } finally {
+    await session.endSession().catch(() => undefined);
+  }
+}
+
+/** Commits, retrying while the outcome is unknown (the driver makes a retried commit safe). */
+async function commit(session: ClientSession, deadline: number): Promise<void> {
+  for (;;) {
+    try {
+      await session.commitTransaction();
+      return;
+    } catch (err) {
+      if (!hasLabel(err, 'UnknownTransactionCommitResult') || Date.now() >= deadline) throw err;
+    }
+  }
+}
+
+/**
+ * Checks at start that the database runs transactions (a replica set, a sharded cluster, or the
+ * embedded server): a standalone mongod does not. Throws an Error saying so, `need` first (the
+ * process stops with it); a database that cannot be reached throws what the driver threw (start-up
+ * tries again).
+ */
+export async function assertTransactions(connection: Connection, read: () => Promise<unknown>, need: string): Promise<void> {
+  try {
+    await inTransaction(connection, read);
+  } catch (err) {
+    if ((err as { code?: number }).code !== 20) throw err; // IllegalOperation: "Transaction numbers are only allowed on a replica set member or mongos"
+    throw new Error(`${need}: MongoDB must be a replica set (a single-member one will do, as docker/compose.yaml runs it); this server is a standalone mongod`);
+  }
+}
