@@ -25,4 +25,8 @@ export const XML_NAMES = {
   user: { root: 'user' },
   users: { root: 'users', item: 'user' },
   result: { root: 'result' },
+  webhook: { root: 'webhook' },
+  webhooks: { root: 'webhooks', item: 'webhook' },
+  delivery: { root: 'delivery' },
+  deliveries: { root: 'deliveries', item: 'delivery' },
 } as const;

@@ -21,6 +21,8 @@ export interface ChangeEvent {
 
 /** What a write gets from `withEvents`. */
 export interface EventTransaction {
+  /** Whether a webhook of the account receives any of these events: a write reads what only an event shows (a record before its delete) only then. */
+  heard(...names: EventName[]): boolean;
   /** Records events of this write, in the order they happened, in the same transaction as its writes; stores nothing when no webhook listens to them. */
   record(...events: ChangeEvent[]): Promise<void>;
 }
@@ -93,8 +95,10 @@ export function eventRecorder({ subscriptions, afterCommit }: EventRecorderDeps)
     async withEvents(store, names, write) {
       const all = await subscriptions.of(store);
       const listening = all.filter((s) => names.some((name) => matchesEvent(s.events, name)));
+      const heard = (...events: EventName[]) => events.some((name) => names.includes(name) && listening.some((s) => matchesEvent(s.events, name)));
       if (!listening.length) {
         return write({
+          heard,
           record: async (...events) => {
             // a write that records an event it did not name would lose it for a listening webhook
             const unnamed = events.map((e) => `${e.object}.${e.action}` as EventName).filter((name) => !names.includes(name) && all.some((s) => matchesEvent(s.events, name)));
@@ -106,6 +110,7 @@ export function eventRecorder({ subscriptions, afterCommit }: EventRecorderDeps)
       const result = await store.transaction(async () => {
         touched = [];
         return write({
+          heard,
           record: async (...events) => {
             const docs = await deliveriesOf(store, all, events);
             await store.outbox.insert(docs);
