@@ -40,8 +40,8 @@ export function setupCrmApp(options: { contactLimit?: number; monitorCommands?: 
     storeOf: (user: TestUser) => crmData(service.connection).store.of(user.account as AccountId),
 
     /** A user of the account `domain` (made if new), with a fresh API key. */
-    async user(domain: string, email: string, options: { admin?: boolean } = {}): Promise<TestUser> {
-      const { user, apiKey } = await ctx.accounts().addUser({ domain, email, admin: options.admin });
+    async user(domain: string, email: string, options: { admin?: boolean; owner?: boolean } = {}): Promise<TestUser> {
+      const { user, apiKey } = await ctx.accounts().addUser({ domain, email, admin: options.admin, owner: options.owner });
       return { id: user._id, account: user.account, email, apiKey, auth: `Basic ${Buffer.from(`${email}:${apiKey}`).toString('base64')}` };
     },
 

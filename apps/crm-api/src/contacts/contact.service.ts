@@ -386,7 +386,9 @@ export function contactService(slots: ContactSlots, events: ContactEvents) {
       if (!(await repository.exists(id))) return;
       await slots.settleStored(store, id);
       if (!(await events.deleting(store, id, () => repository.remove(id)))) return;
-      await Promise.all([slots.free(store), claims.releaseAll(store, id), repository.unlinkPersonsOf(id), contactDeleted(store, id)]);
+      // a deleted company's persons lose it: each is reported updated
+      const unlinkPersons = () => events.updatingSeen(store, () => repository.personsOf(id), () => repository.unlinkPersonsOf(id));
+      await Promise.all([slots.free(store), claims.releaseAll(store, id), unlinkPersons(), contactDeleted(store, id)]);
     },
 
     /** C7 / C8: adds or removes tags of the contact with this email. */

@@ -141,6 +141,20 @@ it('deals, notes, tasks, events and tracks: created, updated, deleted, with the 
   expect([data('event.created', event.body.id), data('event.updated', event.body.id), data('event.deleted', event.body.id)]).toEqual([event.body, eventEdit.body, eventEdit.body]);
 });
 
+it('a deleted company: its persons, which lose it, are reported updated as their GET shows them after', async () => {
+  const acme = await ctx.as(admin).post('/dev/api/contacts').send(company('Acme Co'));
+  const al = await ctx.as(admin).post('/dev/api/contacts').send(person('Al', undefined, { contact_company_id: acme.body.id }));
+  expect((await ctx.as(admin).delete(`/dev/api/contacts/${acme.body.id}`)).status).toBe(204);
+  const shown = await ctx.as(admin).get(`/dev/api/contacts/${al.body.id}`);
+  expect(shown.body.contact_company_id).toBeUndefined();
+  const events = await eventsReceived(4);
+  expect(byName(events.filter((e) => e.id === acme.body.id))).toEqual([`company.created ${acme.body.id}`, `company.deleted ${acme.body.id}`]);
+  expect(events.filter((e) => e.id === al.body.id).map((e) => [e.name, e.data])).toEqual([
+    ['Contact is Created', al.body],
+    ['Contact is Updated', shown.body],
+  ]);
+});
+
 it('a refused write (a deal for an owner of no account user) sends nothing and stores no delivery', async () => {
   const track = await h.defaultTrack(admin);
   const before = await deliveryModel(ctx.connection).countDocuments();
