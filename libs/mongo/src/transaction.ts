@@ -43,27 +43,27 @@ const hasLabel = (err: unknown, label: string) => (err as { hasErrorLabel?: (l: 
  */
 export async function inTransaction<T>(connection: Connection, work: () => Promise<T>): Promise<T> {
   const store = sessionStore(connection);
-  const session = await connection.startSession();
   const deadline = Date.now() + TRANSACTION_RETRY_MS;
-  try {
-    for (let attempt = 1; ; attempt++) {
+  for (let attempt = 1; ; attempt++) {
+    // a session per attempt: an attempt cut off by the network may still be open on the server,
+    // and a new transaction on its session would meet it there
+    const session = await connection.startSession();
+    try {
       session.startTransaction({ readConcern: { level: 'snapshot' }, writeConcern: { w: 'majority' } });
-      try {
-        const result = await store.run({ session }, work);
-        await commit(session, deadline);
-        return result;
-      } catch (err) {
-        if (session.inTransaction()) await session.abortTransaction().catch(() => undefined);
-        if (hasLabel(err, 'TransientTransactionError') && Date.now() < deadline) {
-          await sleep(Math.random() * Math.min(100, 5 * 2 ** attempt));
-          continue;
-        }
-        if (hasLabel(err, 'TransientTransactionError')) throw databaseUnavailable();
-        throw err;
+      const result = await store.run({ session }, work);
+      await commit(session, deadline);
+      return result;
+    } catch (err) {
+      if (session.inTransaction()) await session.abortTransaction().catch(() => undefined);
+      if (hasLabel(err, 'TransientTransactionError') && Date.now() < deadline) {
+        await sleep(Math.random() * Math.min(100, 5 * 2 ** attempt));
+        continue;
       }
+      if (hasLabel(err, 'TransientTransactionError')) throw databaseUnavailable();
+      throw err;
+    } finally {
+      await session.endSession().catch(() => undefined);
     }
-  } finally {
-    await session.endSession().catch(() => undefined);
   }
 }
 
