@@ -36,8 +36,9 @@ const wrappedCollections = new WeakMap<Model<never>, mongo.Collection>();
 function wrappedCollection(collection: mongo.Collection, base: unknown, maxTimeMS: number | undefined): mongo.Collection {
   const wrapped = Object.create(collection) as Record<string, unknown>;
   for (const [name, at] of Object.entries(OPTIONS_AT)) {
-    const call = collection[name as keyof mongo.Collection] as unknown as (...args: unknown[]) => unknown;
     wrapped[name] = function (this: unknown, ...args: unknown[]) {
+      // read at each call: a method replaced on the collection later (a test's spy) is the one called
+      const call = collection[name as keyof mongo.Collection] as unknown as (...args: unknown[]) => unknown;
       const options = { ...((args[at] ?? {}) as { maxTimeMS?: number; session?: unknown }) };
       if (maxTimeMS && TIMED.has(name) && options.maxTimeMS === undefined) options.maxTimeMS = maxTimeMS;
       const session = options.session === undefined ? ambientSession(base) : undefined;

@@ -40,7 +40,7 @@ export const recordModel = (connection: Connection): Model<TestRecord> => connec
 /** The store of an account (a test names accounts by number; the app gets them from the signed-in user). */
 export const accountStore = (connection: Connection, account: number): AccountStore => crmData(connection).store.of(account as AccountId);
 
-/** Writes as the crm write paths will (phase 2): the change and its event in `withEvents`. */
+/** Writes as the crm write paths make them (contacts/contact-events.ts, webhooks/record-events.ts): the change and its event in `withEvents`. */
 export function testWrites(connection: Connection, recorder: EventRecorder, object: WebhookObject = 'contact') {
   const Records = recordModel(connection);
   const name = (action: WebhookAction) => `${object}.${action}` as EventName;

@@ -91,15 +91,17 @@ it('bulk operations: one event per record', async () => {
   const bulk = (action: string, fields: Record<string, string>) =>
     ctx.as(admin).post(`/dev/api/bulk/update?action_type=${action}`).set('Accept', '*/*').set('Content-Type', FORM).send(new URLSearchParams(fields).toString());
   expect((await bulk('ADD_TAG', { data: JSON.stringify(['Lead']), contact_ids: JSON.stringify(ids) })).status).toBe(204);
+  const bob = await ctx.user('acme', 'bob@acme.test');
+  expect((await bulk(`CHANGE_OWNER&owner=${bob.id}`, { contact_ids: JSON.stringify(ids.slice(0, 2)) })).status).toBe(204);
   // B holds the tag already: only A and C change
   await ctx.as(admin).put('/dev/api/contacts/delete/tags').send({ id: ids[1], tags: ['Lead'] });
   expect((await bulk('REMOVE_TAG', { data: JSON.stringify(['Lead']), contact_ids: JSON.stringify(ids) })).status).toBe(204);
   expect((await bulk('DELETE', { contact_ids: JSON.stringify(ids) })).status).toBe(204);
 
-  const events = byName(await eventsReceived(3 + 3 + 1 + 2 + 3));
+  const events = byName(await eventsReceived(3 + 3 + 2 + 1 + 2 + 3));
   const of = (name: string) => events.filter((e) => e.startsWith(name)).sort();
   expect(of('Contact is Created')).toEqual(ids.map((id) => `Contact is Created ${id}`).sort());
-  expect(of('Contact is Updated')).toEqual([...ids, ids[1], ids[0], ids[2]].map((id) => `Contact is Updated ${id}`).sort());
+  expect(of('Contact is Updated')).toEqual([...ids, ids[0], ids[1], ids[1], ids[0], ids[2]].map((id) => `Contact is Updated ${id}`).sort());
   expect(of('Contact is Deleted')).toEqual(ids.map((id) => `Contact is Deleted ${id}`).sort());
 });
 
