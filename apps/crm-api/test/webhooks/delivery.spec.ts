@@ -235,7 +235,10 @@ describe('webhook delivery to a real receiver', () => {
 
   it("does not let one webhook's backlog, all its partitions busy elsewhere, hide another webhook's deliveries", async () => {
     receiver.answer((r) => (r.path === '/slow' ? { hang: true } : {}));
-    const workers = [engine.build(), engine.build(), engine.build()];
+    // attempts and leases far longer than the test: however slow the machine, the slow webhook's 16
+    // requests stay open and its partitions held, so it never sends more
+    const patient = () => engine.build(testSettings({ timeoutMs: 120_000, leaseMs: 120_000 }));
+    const workers = [patient(), patient(), patient()];
     const slow = await workers[0].service.create(engine.store(ACCOUNT), { url: receiver.url('/slow'), events: ['contact.*'] });
     const slowWrites = testWrites(engine.connection, workers[0].recorder);
     for (let id = 1; id <= 80; id++) await slowWrites.create(ACCOUNT, id, 'x');
