@@ -45,8 +45,7 @@ export async function inTransaction<T>(connection: Connection, work: () => Promi
   const store = sessionStore(connection);
   const deadline = Date.now() + TRANSACTION_RETRY_MS;
   for (let attempt = 1; ; attempt++) {
-    // a session per attempt: an attempt cut off by the network may still be open on the server,
-    // and a new transaction on its session would meet it there
+    // a session per attempt, the failed ones' never reused (forgetServerSession)
     const session = await connection.startSession();
     try {
       session.startTransaction({ readConcern: { level: 'snapshot' }, writeConcern: { w: 'majority' } });
@@ -55,6 +54,7 @@ export async function inTransaction<T>(connection: Connection, work: () => Promi
       return result;
     } catch (err) {
       if (session.inTransaction()) await session.abortTransaction().catch(() => undefined);
+      forgetServerSession(session);
       if (hasLabel(err, 'TransientTransactionError') && Date.now() < deadline) {
         await sleep(Math.random() * Math.min(100, 5 * 2 ** attempt));
         continue;
@@ -64,6 +64,22 @@ export async function inTransaction<T>(connection: Connection, work: () => Promi
     } finally {
       await session.endSession().catch(() => undefined);
     }
+  }
+}
+
+/**
+ * Keeps a failed attempt's server session (its `lsid`) out of the driver's pool: the abort may not
+ * have reached the server (the driver ignores its errors), and a later session given the same
+ * `lsid` would meet the attempt's transaction still open there (MongoDB aborts it for the newer
+ * transaction number; the embedded server refuses the new one). The driver does the same after a
+ * network error (`isDirty`).
+ */
+function forgetServerSession(session: ClientSession): void {
+  try {
+    const server = (session as unknown as { serverSession?: { isDirty?: boolean } }).serverSession;
+    if (server) server.isDirty = true;
+  } catch {
+    // a session without a server session has none to keep out of the pool
   }
 }
 
