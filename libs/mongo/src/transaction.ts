@@ -47,24 +47,32 @@ export async function inTransaction<T>(connection: Connection, work: () => Promi
   for (let attempt = 1; ; attempt++) {
     // a session per attempt, the failed ones' never reused (forgetServerSession)
     const session = await connection.startSession();
+    let result: T;
     try {
       session.startTransaction({ readConcern: { level: 'snapshot' }, writeConcern: { w: 'majority' } });
-      const result = await store.run({ session }, work);
+      result = await store.run({ session }, work);
       await commit(session, deadline);
-      return result;
     } catch (err) {
-      if (session.inTransaction()) await session.abortTransaction().catch(() => undefined);
       forgetServerSession(session);
+      // not awaited: on a stalled database the abort would wait as long as the command that failed,
+      // past the request's time bound; the server drops an unfinished transaction by itself
+      void abandon(session);
       if (hasLabel(err, 'TransientTransactionError') && Date.now() < deadline) {
         await sleep(Math.random() * Math.min(100, 5 * 2 ** attempt));
         continue;
       }
       if (hasLabel(err, 'TransientTransactionError')) throw databaseUnavailable();
       throw err;
-    } finally {
-      await session.endSession().catch(() => undefined);
     }
+    await session.endSession().catch(() => undefined);
+    return result;
   }
+}
+
+/** Aborts a failed attempt's transaction (if still open) and ends its session, never throwing. */
+async function abandon(session: ClientSession): Promise<void> {
+  if (session.inTransaction()) await session.abortTransaction().catch(() => undefined);
+  await session.endSession().catch(() => undefined);
 }
 
 /**
