@@ -24,7 +24,11 @@ import { dealService } from './deals/deal.service';
 import { DEFAULT_MILESTONES } from './tracks/track.model';
 import { trackRoutes } from './tracks/track.routes';
 import { trackService } from './tracks/track.service';
-import { crmData } from './wiring';
+import { contactEvents } from './contacts/contact-events';
+import { webhookRoutes } from './webhooks/webhook.routes';
+import { defaultDeliverySettings } from './webhooks/webhook-config';
+import type { DeliverySettings } from './webhooks/webhook-settings';
+import { crmData, crmWebhooks } from './wiring';
 
 export interface CrmAppConfig extends ServiceDeps {
   contactLimit: number;
@@ -33,16 +37,19 @@ export interface CrmAppConfig extends ServiceDeps {
   defaultMilestones?: string[];
   /** Wrong credentials allowed per email and client address, and per address (default DEFAULT_FAILED_ATTEMPTS: 10 and 100 per 15 minutes). */
   authLimit?: FailedAttemptSettings;
+  /** How webhooks are delivered (config.ts: WEBHOOK_*); by default only to public https receivers. */
+  webhooks?: DeliverySettings;
 }
 
 export const VERSION = '0.1.0';
 
 /** Builds the CRM service without listening. */
-export function createApp({ connection, logger, lifecycle, contactLimit, cursorSecret, defaultMilestones = DEFAULT_MILESTONES, authLimit = DEFAULT_FAILED_ATTEMPTS }: CrmAppConfig) {
+export function createApp({ connection, logger, lifecycle, contactLimit, cursorSecret, defaultMilestones = DEFAULT_MILESTONES, authLimit = DEFAULT_FAILED_ATTEMPTS, webhooks = defaultDeliverySettings() }: CrmAppConfig) {
   const { store, accounts } = crmData(connection, cursorSecret);
-  const contacts = contactService(contactSlots(contactLimit));
-  const tracks = trackService({ defaultMilestones });
-  const deals = dealService({ tracks, contacts });
+  const { recorder, service: webhookManagement } = crmWebhooks(connection, logger, webhooks);
+  const contacts = contactService(contactSlots(contactLimit), contactEvents(recorder));
+  const tracks = trackService({ defaultMilestones }, recorder);
+  const deals = dealService({ tracks, contacts, recorder });
   const auth = basicAuth(accounts, failedAttemptLimit(connection, 'crm-basic-auth', authLimit));
   return buildServiceApp({
     logger,
@@ -55,11 +62,12 @@ export function createApp({ connection, logger, lifecycle, contactLimit, cursorS
       ...contactRoutes(contacts),
       ...trackRoutes(tracks),
       ...dealRoutes(deals),
-      ...noteRoutes(noteService(contacts)),
-      ...taskRoutes(taskService(contacts)),
-      ...eventRoutes(eventService()),
+      ...noteRoutes(noteService(contacts, recorder)),
+      ...taskRoutes(taskService(contacts, recorder)),
+      ...eventRoutes(eventService(recorder)),
       ...bulkRoutes(bulkService(contacts)),
       ...filterRoutes(filterService(contacts, deals)),
+      ...webhookRoutes(webhookManagement),
     ],
     errorFormat: errorObjectWithStatusBody,
     errorSend: sendCrmError,
@@ -70,7 +78,7 @@ export function createApp({ connection, logger, lifecycle, contactLimit, cursorS
       errorSchema: errorOutput,
       operationIdPrefix: '/dev/api',
       version: VERSION,
-      description: 'Contacts, companies, deals, notes, tasks, events and tracks. See apps/crm-api/README.md.',
+      description: 'Contacts, companies, deals, notes, tasks, events and tracks, and webhooks that report their changes. See apps/crm-api/README.md.',
       responseMediaTypes: ['application/json', 'application/xml'],
       securitySchemes: { basic: { type: 'http', scheme: 'basic', description: 'User name: the user email. Password: the user API key.' } },
     },

@@ -2,6 +2,8 @@ import { resolveMongoTarget, type MongoTarget } from '@lib/mongo';
 import { baseEnvShape, readServiceEnv, z, type BaseServiceConfig } from '@lib/validation';
 import { DEFAULT_MILESTONES } from './tracks/track.model';
 import { milestoneList } from './tracks/track.schemas';
+import { webhookEnvShape, webhookSettings } from './webhooks/webhook-config';
+import type { DeliverySettings } from './webhooks/webhook-settings';
 
 const DEV_DEFAULTS = {
   CRM_ADMIN_EMAIL: 'admin@example.com',
@@ -26,6 +28,7 @@ const envSchema = z.object({
     .default(50_000),
   CRM_CURSOR_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   CRM_DEFAULT_MILESTONES: milestoneList.default(DEFAULT_MILESTONES),
+  ...webhookEnvShape,
 });
 
 export interface CrmConfig extends BaseServiceConfig {
@@ -35,6 +38,8 @@ export interface CrmConfig extends BaseServiceConfig {
   cursorSecret: string;
   /** Milestones of the Default track made for each account. */
   defaultMilestones: string[];
+  /** Webhook delivery (WEBHOOK_ALLOWED_HOSTS, WEBHOOK_POLL_MS, WEBHOOK_CONCURRENCY, WEBHOOK_LEASE_MS). */
+  webhooks: DeliverySettings;
   /** Development defaults that were used, printed at start. */
   defaultsUsed: string[];
 }
@@ -52,6 +57,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): CrmConfig {
     contactLimit: parsed.CRM_CONTACT_LIMIT,
     cursorSecret: values.CRM_CURSOR_SECRET,
     defaultMilestones: parsed.CRM_DEFAULT_MILESTONES,
+    webhooks: webhookSettings(parsed),
     defaultsUsed,
   };
 }

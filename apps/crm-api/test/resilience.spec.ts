@@ -1,51 +1,14 @@
-import { expectLoadServed, expectNoneMissing, expectServedThroughOutage, itServesThroughDatabaseFaults, itStartsOnceDatabaseAnswers, sendRaw, type OutageTiming, type RawRequest, useFaultyServiceApp } from '@lib/testing';
+import { expectLoadServed, expectNoneMissing, expectServedThroughOutage, itServesThroughDatabaseFaults, itStartsOnceDatabaseAnswers, sendRaw, type OutageTiming, useFaultyServiceApp } from '@lib/testing';
 import { crmData } from '../src/wiring';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { crmService } from '../src/service';
 import { contactModel } from '../src/contacts/contact.model';
+import { acknowledgements, json, mixedTraffic } from './load-traffic';
 import { person, setupCrmApp, TEST_CURSOR_SECRET } from './setup-app';
 
-const json = { 'Content-Type': 'application/json', Accept: 'application/json' };
 const basic = (email: string, key: string) => `Basic ${Buffer.from(`${email}:${key}`).toString('base64')}`;
 const unavailableBody = { error: { status: 503, code: 'database_unavailable', message: 'The database is unavailable; try again shortly', error_id: expect.any(String) } };
-
-/**
- * Mixed traffic of one worker: create a person, tag the shared contact, read it, read a page (workers
- * start at different steps). Tags come from 40 names per prefix, so the shared contact stays under its
- * 100-tag limit across the runs that share it while many connections write it at once.
- */
-function mixedTraffic(auth: string, sharedId: number, prefix: string) {
-  return (worker: number, n: number): RawRequest => {
-    const headers = { ...json, Authorization: auth };
-    switch ((worker + n) % 4) {
-      case 0:
-        return { method: 'post', url: '/dev/api/contacts', headers, body: JSON.stringify(person(`W${worker}`, `${prefix}${worker}x${n}@load.test`)) };
-      case 1:
-        return { method: 'put', url: '/dev/api/contacts/edit/tags', headers, body: JSON.stringify({ id: sharedId, tags: [`T${prefix}${(worker * 7 + n) % 40}`] }) };
-      case 2:
-        return { method: 'get', url: `/dev/api/contacts/${sharedId}`, headers };
-      default:
-        return { method: 'get', url: '/dev/api/contacts?page_size=5', headers };
-    }
-  };
-}
-
-/** What the acknowledged writes were: created emails and added tags. */
-function acknowledgements() {
-  const emails: string[] = [];
-  const tags: string[] = [];
-  return {
-    emails,
-    tags,
-    record(req: RawRequest, status: number) {
-      if (status !== 200 || !req.body) return;
-      const body = JSON.parse(String(req.body));
-      if (req.url === '/dev/api/contacts') emails.push(body.properties[1].value);
-      else tags.push(...body.tags);
-    },
-  };
-}
 
 describe('crm-api under load', () => {
   const ctx = setupCrmApp({ contactLimit: 100_000 });

@@ -5,6 +5,7 @@ import { accountModel } from '../src/accounts/account.model';
 import { createApp } from '../src/app';
 import { contactModel, emailClaimModel } from '../src/contacts/contact.model';
 import type { AccountId } from '../src/store/account-id';
+import type { DeliverySettings } from '../src/webhooks/webhook-settings';
 import { crmData } from '../src/wiring';
 
 export const TEST_CURSOR_SECRET = 'crm-test-cursor-secret-0123456789';
@@ -22,12 +23,13 @@ export interface TestUser {
  * A CRM app on this test file's own database, emptied before each test, plus helpers to make
  * accounts and users and to call the API as them.
  */
-export function setupCrmApp(options: { contactLimit?: number; monitorCommands?: boolean; authLimit?: FailedAttemptSettings } = {}) {
+export function setupCrmApp(options: { contactLimit?: number; monitorCommands?: boolean; authLimit?: FailedAttemptSettings; webhooks?: DeliverySettings; ownServer?: boolean } = {}) {
   // The sweeps send hundreds of wrong credentials from one address; the limit itself is tested with
   // its default in auth-limit.spec.ts and replicas.spec.ts.
   const authLimit = options.authLimit ?? { maxFailures: 100_000, windowMs: 60_000 };
-  const service = useServiceApp((deps) => createApp({ ...deps, contactLimit: options.contactLimit ?? 1000, cursorSecret: TEST_CURSOR_SECRET, authLimit }), {
+  const service = useServiceApp((deps) => createApp({ ...deps, contactLimit: options.contactLimit ?? 1000, cursorSecret: TEST_CURSOR_SECRET, authLimit, webhooks: options.webhooks }), {
     monitorCommands: options.monitorCommands,
+    ownServer: options.ownServer,
     models: { Contact: contactModel, Account: accountModel, EmailClaim: emailClaimModel },
   });
 
@@ -38,8 +40,8 @@ export function setupCrmApp(options: { contactLimit?: number; monitorCommands?: 
     storeOf: (user: TestUser) => crmData(service.connection).store.of(user.account as AccountId),
 
     /** A user of the account `domain` (made if new), with a fresh API key. */
-    async user(domain: string, email: string, options: { admin?: boolean } = {}): Promise<TestUser> {
-      const { user, apiKey } = await ctx.accounts().addUser({ domain, email, admin: options.admin });
+    async user(domain: string, email: string, options: { admin?: boolean; owner?: boolean } = {}): Promise<TestUser> {
+      const { user, apiKey } = await ctx.accounts().addUser({ domain, email, admin: options.admin, owner: options.owner });
       return { id: user._id, account: user.account, email, apiKey, auth: `Basic ${Buffer.from(`${email}:${apiKey}`).toString('base64')}` };
     },
 

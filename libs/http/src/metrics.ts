@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { Connection } from 'mongoose';
-import { Counter, Gauge, collectDefaultMetrics, register, type Metric } from 'prom-client';
+import { Counter, Gauge, Histogram, collectDefaultMetrics, register, type Metric } from 'prom-client';
 import { requestMetrics } from './request-metrics';
 
 /*
@@ -44,6 +44,34 @@ export function metricsHandler(): RequestHandler {
 /** A counter of the registry, made at its first use (a module loaded twice, as in tests, gets the same one). */
 export function counter<L extends string>(name: string, help: string, labelNames: readonly L[] = []): Counter<L> {
   return (metricsRegistry.getSingleMetric(name) as Counter<L> | undefined) ?? new Counter({ name, help, labelNames, registers: [metricsRegistry] });
+}
+
+/** A histogram of the registry, made at its first use (like `counter`). */
+export function histogram<L extends string>(name: string, help: string, labelNames: readonly L[], buckets: number[]): Histogram<L> {
+  return (metricsRegistry.getSingleMetric(name) as Histogram<L> | undefined) ?? new Histogram({ name, help, labelNames, buckets, registers: [metricsRegistry] });
+}
+
+/**
+ * A gauge of the registry read when scraped: `collect` sets its value (it may query the database:
+ * a scrape that fails leaves the gauge as it was). Made at its first use; a module loaded again (as
+ * in tests) replaces the reader with its own.
+ */
+export function gauge(name: string, help: string, collect: (set: (value: number) => void) => Promise<void> | void): Gauge {
+  const existing = metricsRegistry.getSingleMetric(name) as (Gauge & { reader?: typeof collect }) | undefined;
+  if (existing) {
+    existing.reader = collect;
+    return existing;
+  }
+  const made: Gauge & { reader?: typeof collect } = new Gauge({
+    name,
+    help,
+    registers: [metricsRegistry],
+    async collect() {
+      await Promise.resolve(made.reader?.((value) => this.set(value))).catch(() => undefined);
+    },
+  });
+  made.reader = collect;
+  return made;
 }
 
 // --- MongoDB connection pools -------------------------------------------------------------------

@@ -25,12 +25,16 @@ import { TRACE_ID } from './trace-id';
 export interface Tracing {
   /** Exports the spans still buffered and stops. */
   shutdown(): Promise<void>;
+  /** Exports the spans buffered so far (tests read them at once). */
+  flush(): Promise<void>;
 }
 
 export interface TracingOptions {
   env?: NodeJS.ProcessEnv;
   /** Where spans go instead of OTLP (tests). */
   exporter?: SdkTrace.SpanExporter;
+  /** Hook http, express and mongodb (default); a test in a shared jest worker turns it off: the hooks would outlive it. */
+  instrument?: boolean;
 }
 
 let running: Tracing | undefined;
@@ -45,7 +49,7 @@ export function sampleRatio(raw: string | undefined): number {
 const isInternal = (req: IncomingMessage) => isProbeTarget(req.url ?? '/');
 
 /** Starts tracing when OTEL_EXPORTER_OTLP_ENDPOINT is set (or an exporter is given); undefined, having loaded nothing, otherwise. */
-export function startTracing(serviceName: string, { env = process.env, exporter }: TracingOptions = {}): Tracing | undefined {
+export function startTracing(serviceName: string, { env = process.env, exporter, instrument = true }: TracingOptions = {}): Tracing | undefined {
   if (running) return running;
   if (!env.OTEL_EXPORTER_OTLP_ENDPOINT && !exporter) return undefined;
   // required here, not imported: loaded only when tracing is on
@@ -66,10 +70,11 @@ export function startTracing(serviceName: string, { env = process.env, exporter 
     sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(sampleRatio(env.OTEL_TRACES_SAMPLER_ARG)) }),
     spanProcessors: [new BatchSpanProcessor({ exporter: spanExporter })],
   });
-  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  const contextManager = new AsyncLocalStorageContextManager().enable();
+  context.setGlobalContextManager(contextManager);
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   trace.setGlobalTracerProvider(provider);
-  registerInstrumentations({
+  if (instrument) registerInstrumentations({
     tracerProvider: provider,
     instrumentations: [
       new Http({
@@ -83,11 +88,63 @@ export function startTracing(serviceName: string, { env = process.env, exporter 
       new MongoDb(),
     ],
   });
-  running = { shutdown: () => provider.shutdown() };
+  running = {
+    shutdown: async () => {
+      await provider.shutdown();
+      contextManager.disable();
+    },
+    flush: () => provider.forceFlush(),
+  };
   return running;
 }
 
 /** Exports the spans still buffered, when tracing runs (on shutdown). */
 export async function flushTracing(): Promise<void> {
   await running?.shutdown();
+}
+
+/** A trace context written as W3C headers (`traceparent`, `tracestate`), to be stored and continued later. */
+export type TraceCarrier = Record<string, string>;
+
+/** The current trace context (the request being served) as W3C headers; undefined when tracing is off or no span is active. */
+export function traceCarrier(): TraceCarrier | undefined {
+  if (!running) return undefined;
+  const { context, propagation } = require('@opentelemetry/api') as typeof Api;
+  const carrier: TraceCarrier = {};
+  propagation.inject(context.active(), carrier);
+  return carrier.traceparent ? carrier : undefined;
+}
+
+/** What work done in a span may add to it. */
+export interface SpanHandle {
+  setAttributes(attributes: Record<string, string | number | boolean>): void;
+  /** Marks the span failed, with a message (no stack). */
+  fail(message: string): void;
+}
+
+const NO_SPAN: SpanHandle = { setAttributes: () => undefined, fail: () => undefined };
+
+/**
+ * Runs `work` in a span named `name`, a child of the trace context in `carrier` (stored when the
+ * work was asked for, e.g. by the request whose change a webhook delivery reports), or a new trace
+ * without one. Outgoing requests made inside are children of that span. Without tracing, `work`
+ * runs as it is.
+ */
+export async function inChildSpan<T>(carrier: TraceCarrier | undefined, name: string, attributes: Record<string, string | number | boolean>, work: (span: SpanHandle) => Promise<T>): Promise<T> {
+  if (!running) return work(NO_SPAN);
+  const { context, propagation, trace, ROOT_CONTEXT, SpanStatusCode, SpanKind } = require('@opentelemetry/api') as typeof Api;
+  const parent = carrier ? propagation.extract(ROOT_CONTEXT, carrier) : ROOT_CONTEXT;
+  const span = trace.getTracer('crm-services').startSpan(name, { kind: SpanKind.INTERNAL, attributes }, parent);
+  const handle: SpanHandle = {
+    setAttributes: (more) => span.setAttributes(more),
+    fail: (message) => span.setStatus({ code: SpanStatusCode.ERROR, message }),
+  };
+  try {
+    return await context.with(trace.setSpan(parent, span), () => work(handle));
+  } catch (err) {
+    handle.fail((err as Error).message);
+    throw err;
+  } finally {
+    span.end();
+  }
 }

@@ -13,3 +13,4 @@ export * from './retry';
 export * from './list-removal';
 export * from './revision-update';
 export * from './required-fields';
+export * from './transaction';

@@ -1,6 +1,7 @@
 import net from 'node:net';
 import { MongoClient } from 'mongodb';
 import { startEmbeddedMongo, type EmbeddedProcess } from './embedded';
+import { TRANSACTION_HOLD_MS } from './write-serializer';
 
 /**
  * Without the proxy, the embedded server gave 50 parallel `$inc`s a repeated value in most rounds
@@ -40,6 +41,58 @@ describe('the embedded server behind the write serializer: single-document write
       expect(results.filter(Boolean)).toEqual([{ _id: 1, rev: 1 }]);
       expect(await records.findOne({ _id: 1 })).toEqual({ _id: 1, rev: 1 });
     }
+  });
+
+  it('runs transactions one at a time: a write made while one is open is applied after its commit, not lost', async () => {
+    const docs = db().collection<{ _id: number; v: number }>('txn_docs');
+    await docs.deleteMany({});
+    await docs.insertOne({ _id: 1, v: 0 });
+    const session = client.startSession();
+    session.startTransaction();
+    await docs.updateOne({ _id: 1 }, { $inc: { v: 1 } }, { session });
+    const outside = docs.updateOne({ _id: 1 }, { $inc: { v: 100 } });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await docs.findOne({ _id: 1 })).toEqual({ _id: 1, v: 0 }); // the transaction's write is not visible, the other write waits
+    await session.commitTransaction();
+    await outside;
+    await session.endSession();
+    expect(await docs.findOne({ _id: 1 })).toEqual({ _id: 1, v: 101 });
+  });
+
+  it('gives 20 parallel transactions that each read and increment a counter 20 distinct values', async () => {
+    const counters = db().collection<{ _id: string; n: number }>('txn_counters');
+    await counters.deleteMany({});
+    const values = await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        const session = client.startSession();
+        try {
+          session.startTransaction();
+          const current = (await counters.findOne({ _id: 'c' }, { session }))?.n ?? 0;
+          await counters.updateOne({ _id: 'c' }, { $set: { n: current + 1 } }, { upsert: true, session });
+          await session.commitTransaction();
+          return current + 1;
+        } finally {
+          await session.endSession();
+        }
+      }),
+    );
+    expect(values.sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    expect(await counters.findOne({ _id: 'c' })).toEqual({ _id: 'c', n: 20 });
+  });
+
+  it('lets go of a transaction whose client went away: its writes are not applied and others write at once', async () => {
+    const docs = db().collection<{ _id: number; v: number }>('txn_abandoned');
+    await docs.deleteMany({});
+    await docs.insertOne({ _id: 1, v: 0 });
+    const other = await MongoClient.connect(server.uri);
+    const session = other.startSession();
+    session.startTransaction();
+    await other.db('write_serializer_spec').collection('txn_abandoned').updateOne({ _id: 1 as never }, { $set: { v: 999 } }, { session });
+    await other.close(true);
+    const started = Date.now();
+    await docs.updateOne({ _id: 1 }, { $inc: { v: 1 } });
+    expect(Date.now() - started).toBeLessThan(TRANSACTION_HOLD_MS);
+    expect(await docs.findOne({ _id: 1 })).toEqual({ _id: 1, v: 1 });
   });
 
   it('closes a connection that sends a length shorter than a message header, and keeps serving the others', async () => {

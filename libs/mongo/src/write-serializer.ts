@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { BSON } from 'mongodb';
 
 /**
  * A loopback proxy in front of the embedded server that lets one write command at a time reach it.
@@ -14,6 +15,16 @@ import net from 'node:net';
  * is an OP_MSG whose command (the first key of its body) is listed below; it is held until the
  * reply naming its requestID comes back (or the connection ends). Anything the proxy cannot read
  * as a command (another opCode, a compressed message) counts as a write.
+ *
+ * Transactions: the embedded server isolates a transaction's writes until it commits, but detects
+ * no conflicts, and its commit writes the transaction's version of each document over whatever
+ * was written meanwhile (measured: a `$inc` made outside an open transaction on the same document
+ * was lost at its commit, as was another transaction's). MongoDB refuses such a conflicting write
+ * (WriteConflict) instead. So a transaction holds the write lock from its first command
+ * (`startTransaction`) until the reply to its `commitTransaction` or `abortTransaction`: its
+ * commands pass (on any connection), other writes wait, and a transaction runs on the state its
+ * commit is applied to, as if transactions were serializable. A transaction whose client went away
+ * (a connection that carried it closed) or that stays open past TRANSACTION_HOLD_MS lets go.
  */
 
 const WRITE_COMMANDS = new Set([
@@ -31,6 +42,8 @@ const WRITE_COMMANDS = new Set([
   'commitTransaction',
   'abortTransaction',
 ]);
+/** Longest time one transaction holds the write lock (an abandoned one must not stop every write). */
+export const TRANSACTION_HOLD_MS = 10_000;
 const READ_ONLY_OPCODES = new Set([2004 /* OP_QUERY: the legacy handshake */]);
 const OP_MSG = 2013;
 const MORE_TO_COME = 2;
@@ -67,6 +80,32 @@ function isWrite(message: Buffer): boolean {
   return nameEnd < 0 || WRITE_COMMANDS.has(message.toString('latin1', nameStart, nameEnd));
 }
 
+/** A command of a transaction: its session and number, and whether it starts or ends it. */
+interface TransactionCommand {
+  key: string;
+  starts: boolean;
+  ends: boolean;
+}
+
+/** The transaction an OP_MSG command belongs to (it carries `txnNumber` and `autocommit: false`), if any. */
+function transactionOf(message: Buffer): TransactionCommand | undefined {
+  if (message.readInt32LE(12) !== OP_MSG || message[HEADER + 4] !== 0 || message.indexOf('autocommit', HEADER) < 0) return undefined;
+  const length = message.readInt32LE(HEADER + 5);
+  let body: BSON.Document;
+  try {
+    body = BSON.deserialize(message.subarray(HEADER + 5, HEADER + 5 + length));
+  } catch {
+    return undefined;
+  }
+  if (body.autocommit !== false || body.txnNumber === undefined || !body.lsid?.id) return undefined;
+  const name = Object.keys(body)[0];
+  return {
+    key: `${Buffer.from(body.lsid.id.buffer as Uint8Array).toString('hex')}:${String(body.txnNumber)}`,
+    starts: body.startTransaction === true,
+    ends: name === 'commitTransaction' || name === 'abortTransaction',
+  };
+}
+
 /** One write at a time, first come first served. */
 function writeLock() {
   let tail = Promise.resolve();
@@ -84,6 +123,21 @@ export function serializeWrites(serverUri: string): Promise<WriteSerializer> {
   const server = new URL(serverUri);
   const acquire = writeLock();
   const sockets = new Set<net.Socket>();
+  // open transactions holding the lock: the lock's release, the client sockets that carried them, the hold limit
+  const transactions = new Map<string, { release: () => void; carriers: Set<net.Socket>; timer: NodeJS.Timeout }>();
+  const endTransaction = (key: string) => {
+    const open = transactions.get(key);
+    if (!open) return;
+    transactions.delete(key);
+    clearTimeout(open.timer);
+    open.release();
+  };
+  const beginTransaction = async (key: string, client: net.Socket) => {
+    const release = await acquire();
+    const timer = setTimeout(() => endTransaction(key), TRANSACTION_HOLD_MS);
+    timer.unref();
+    transactions.set(key, { release, carriers: new Set([client]), timer });
+  };
 
   const proxy = net.createServer((client) => {
     const upstream = net.connect(Number(server.port), server.hostname);
@@ -97,6 +151,7 @@ export function serializeWrites(serverUri: string): Promise<WriteSerializer> {
     };
     const end = () => {
       releaseInFlight();
+      for (const [key, open] of transactions) if (open.carriers.has(client)) endTransaction(key);
       client.destroy();
       upstream.destroy();
       sockets.delete(client);
@@ -108,6 +163,15 @@ export function serializeWrites(serverUri: string): Promise<WriteSerializer> {
       'data',
       messageReader((message) => {
         queue = queue.then(async () => {
+          const txn = transactionOf(message);
+          if (txn && (txn.starts || transactions.has(txn.key))) {
+            if (txn.starts && !transactions.has(txn.key)) await beginTransaction(txn.key, client);
+            const open = transactions.get(txn.key);
+            open?.carriers.add(client);
+            if (upstream.destroyed) return endTransaction(txn.key);
+            if (txn.ends && open) inFlight = { requestId: message.readInt32LE(4), release: () => endTransaction(txn.key) };
+            return void upstream.write(message);
+          }
           if (!isWrite(message)) return void upstream.write(message);
           const release = await acquire();
           if (upstream.destroyed) return release();

@@ -85,6 +85,24 @@ export async function guardedRequest(rawUrl: string, options: GuardedRequestOpti
   }
 }
 
+/**
+ * What the guard would refuse of `rawUrl` without resolving its name (for a URL given to be called
+ * later, such as a webhook's): not an absolute http(s) URL, credentials in it, plain http the policy
+ * does not allow, an address literal that is not public and not allow-listed. Undefined when none;
+ * the name's addresses are still checked at each request.
+ */
+export function urlRefusal(policy: OutboundPolicy, rawUrl: string): OutboundError | undefined {
+  try {
+    const target = targetOf(policy, parseUrl(rawUrl));
+    if (target.literal) vetAddresses(policy, target, [target.literal]);
+    else vetScheme(policy, target);
+    return undefined;
+  } catch (err) {
+    if (err instanceof OutboundError) return err;
+    throw err;
+  }
+}
+
 /** An absolute http(s) URL without credentials, else an OutboundError. */
 function parseUrl(text: string, base?: URL): URL {
   let url: URL;

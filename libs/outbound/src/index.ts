@@ -6,6 +6,6 @@
  */
 export { effectiveAddress, nonPublicRange, parseAddress, type IpAddress, type NonPublicRange } from './address-ranges';
 export { allowedHosts, allowedHostsSetting, readAllowedHosts, type AllowedHosts } from './allowed-hosts';
-export { guardedRequest, type GuardedRequestOptions, type GuardedResponse } from './guarded-request';
+export { guardedRequest, urlRefusal, type GuardedRequestOptions, type GuardedResponse } from './guarded-request';
 export { isRefusal, OutboundError, type OutboundFailure } from './outbound-error';
 export { outboundPolicy, systemResolver, type OutboundPolicy, type OutboundPolicyOptions, type Resolver } from './policy';

@@ -27,7 +27,7 @@ export function withMore<A extends object, B extends object>(base: A, more: B): 
  */
 export function useServiceApp<M extends ModelFactories = Record<never, never>>(
   createApp: (deps: ServiceDeps) => Express,
-  options: { monitorCommands?: boolean; models?: M } = {},
+  options: { monitorCommands?: boolean; models?: M; ownServer?: boolean } = {},
 ): TestServiceApp & ModelGetters<M> {
   const db = useTestDatabase(options);
   let app: Express | undefined;

@@ -96,6 +96,18 @@ describe('docker/compose.yaml', () => {
     for (const { database } of SERVICES) expect(mongodb.environment).toHaveProperty(`${database.toUpperCase()}_DB_PASSWORD`);
   });
 
+  it("runs MongoDB as a single-member replica set (crm-api's webhook events are written in transactions), initiated by its health check", () => {
+    const mongodb = compose.services.mongodb as ComposeService & { entrypoint?: string[]; healthcheck?: { test?: string[] } };
+    const start = (mongodb.entrypoint ?? []).join(' ');
+    expect(start).toMatch(/exec docker-entrypoint\.sh mongod --replSet rs0 --bind_ip_all --keyFile \/tmp\/replica-set\.key/);
+    expect(start).toContain('chmod 400 /tmp/replica-set.key');
+    const check = (mongodb.healthcheck?.test ?? []).join(' ');
+    expect(check).toContain("rs.initiate({ _id: 'rs0', members: [{ _id: 0, host: 'mongodb:27017' }] })");
+    expect(check).toContain('db.hello().isWritablePrimary');
+    // the apps reach it by the member's name, which is how the set knows itself
+    for (const { name } of SERVICES) expect(String(Object.values(compose.services[name].environment ?? {}).find((v) => String(v).startsWith('mongodb://')))).toContain('@mongodb:27017/');
+  });
+
   it.each(SERVICES)('builds $name from the Dockerfile with string env values, its own database and the settings Kubernetes gives it', (service) => {
     const app = compose.services[service.name];
     expect(app.build).toEqual({ context: '..', dockerfile: 'docker/Dockerfile', args: { APP: service.name } });

@@ -81,6 +81,8 @@ export function contactRepository(scope: AccountScope<ContactDoc>) {
       );
       return written.modifiedCount;
     },
+    /** The persons among `ids` holding `tag`. */
+    holdingTag: async (ids: number[], tag: string) => (await scope.find<Pick<ContactDoc, '_id'>>({ _id: { $in: ids }, type: 'PERSON', [tagPath(tag)]: { $exists: true } }, { _id: 1 })).map((doc) => doc._id),
     /** Removes `tags` from the persons among `ids` holding every one of them; answers how many matched. */
     async removeTags(ids: number[], tags: string[]): Promise<number> {
       const present = Object.fromEntries(tags.map((tag) => [tagPath(tag), { $exists: true }]));
@@ -107,6 +109,8 @@ export function contactRepository(scope: AccountScope<ContactDoc>) {
     async remove(id: number): Promise<boolean> {
       return (await scope.deleteOne({ _id: id })).deletedCount > 0;
     },
+    /** The persons of `company`. */
+    personsOf: async (company: number) => (await scope.find<Pick<ContactDoc, '_id'>>({ contact_company_id: company }, { _id: 1 })).map((doc) => doc._id),
     /** A deleted company's persons no longer point at it. */
     unlinkPersonsOf: (company: number) => scope.updateMany({ contact_company_id: company }, bumped({ contact_company_id: null })),
   };

@@ -7,6 +7,7 @@ import { contactDeleted } from '../deletions/contact-deletion';
 import type { PageParams, Shown, ShownPage, SortedPageParams } from '../paging';
 import type { Changes } from '../store/account-scope';
 import type { AccountStore } from '../store/crm-store';
+import type { ContactEvents } from './contact-events';
 import { withOwners } from './contact-links';
 import { assertContactRules, emailsOf, TAG_MAX, type ContactState } from './contact-rules';
 import type { ContactDoc, Property } from './contact.model';
@@ -44,7 +45,7 @@ export type ContactPage = ShownPage<ContactDoc, DomainUserDoc[]>;
 export type TagChange = 'add' | 'remove';
 
 /** Use cases on the contacts and companies of one account: every call takes the account's store. */
-export function contactService(slots: ContactSlots) {
+export function contactService(slots: ContactSlots, events: ContactEvents) {
   const claims = emailClaims();
 
   /** The contact with its owner, as its view shows it (one read). */
@@ -136,8 +137,8 @@ export function contactService(slots: ContactSlots) {
       const emails = emailsOf(merged.properties);
       const added = merged.type === 'PERSON' ? emails.filter((e) => !current.emails.includes(e)) : [];
       await claims.claim(store, id, added);
-      const written = await store.contacts
-        .writeLeased(id, token, { ...changes, emails })
+      const written = await events
+        .updating(store, () => store.contacts.writeLeased(id, token, { ...changes, emails }), (done) => (done ? [id] : []))
         .catch(async (err) => {
           await claims.release(store, id, added);
           throw err;
@@ -183,13 +184,15 @@ export function contactService(slots: ContactSlots) {
     const full = docs.filter((doc) => (doc.tag_count ?? 0) + listed.filter((tag) => !Object.hasOwn(doc.tag_times ?? {}, tag)).length > TAG_MAX).map((doc) => doc._id);
     if (full.length) throw validationFailed([{ field: 'data', message: `a contact holds at most ${TAG_MAX} tags; these would hold more (${full.slice(0, 10).join(', ')})` }]);
     const now = Date.now();
-    for (const tag of listed) await store.contacts.addTag(ids, tag, now, TAG_MAX);
+    // the persons that took the tag are those holding it at this write's time
+    const took = (tag: string) => docs.filter((doc) => !Object.hasOwn(doc.tag_times ?? {}, tag)).map((doc) => doc._id);
+    for (const tag of listed) await events.updating(store, () => store.contacts.addTag(ids, tag, now, TAG_MAX), (added) => (added ? took(tag) : []));
   }
 
   /** Bulk REMOVE_TAG: removes each listed tag that is present from the persons among `ids`, one atomic write per tag, counted in `tag_count`. */
   async function removeTagsFrom(store: AccountStore, ids: number[], tags: string[]): Promise<void> {
     await ensureTagCounts(store, ids);
-    for (const tag of new Set(tags)) await store.contacts.removeTags(ids, [tag]);
+    for (const tag of new Set(tags)) await events.updatingSeen(store, () => store.contacts.holdingTag(ids, tag), () => store.contacts.removeTags(ids, [tag]));
   }
 
   /**
@@ -205,7 +208,7 @@ export function contactService(slots: ContactSlots) {
     if (current.tag_count + fresh.length > TAG_MAX) throw tooManyTags(current.tag_count, 0);
     let added = 0;
     for (const tag of fresh) {
-      if (await store.contacts.addTag([contact._id], tag, Date.now(), TAG_MAX)) {
+      if (await events.updating(store, () => store.contacts.addTag([contact._id], tag, Date.now(), TAG_MAX), (took) => (took ? [contact._id] : []))) {
         added++;
         continue;
       }
@@ -220,8 +223,9 @@ export function contactService(slots: ContactSlots) {
     await withTagCount(store, contact);
     const listed = [...new Set(tags)];
     // one write when every listed tag is there (the usual case), else one per tag
-    if (await store.contacts.removeTags([contact._id], listed)) return;
-    for (const tag of listed) await store.contacts.removeTags([contact._id], [tag]);
+    const removing = (list: string[]) => events.updating(store, () => store.contacts.removeTags([contact._id], list), (matched) => (matched ? [contact._id] : []));
+    if (await removing(listed)) return;
+    for (const tag of listed) await removing([tag]);
   }
 
   const changeTags = (store: AccountStore, contact: ContactDoc, tags: string[], change: TagChange) =>
@@ -271,7 +275,7 @@ export function contactService(slots: ContactSlots) {
     };
     let created: ContactDoc;
     try {
-      created = await store.contacts.insert(
+      created = await events.creating(store, owner, () => store.contacts.insert(
         async (id) => {
           insertSent = false;
           if (state.type === 'PERSON') claimed = { id, emails: await claims.claim(store, id, emails) };
@@ -303,7 +307,7 @@ export function contactService(slots: ContactSlots) {
           },
           abandon: undo,
         },
-      );
+      ));
     } catch (err) {
       // An insert sent to a database that then stopped answering may have been applied: its slot and
       // claims stay, and are settled by whether the contact is stored (the slot once its reservation
@@ -381,8 +385,10 @@ export function contactService(slots: ContactSlots) {
       const repository = store.contacts;
       if (!(await repository.exists(id))) return;
       await slots.settleStored(store, id);
-      if (!(await repository.remove(id))) return;
-      await Promise.all([slots.free(store), claims.releaseAll(store, id), repository.unlinkPersonsOf(id), contactDeleted(store, id)]);
+      if (!(await events.deleting(store, id, () => repository.remove(id)))) return;
+      // a deleted company's persons lose it: each is reported updated
+      const unlinkPersons = () => events.updatingSeen(store, () => repository.personsOf(id), () => repository.unlinkPersonsOf(id));
+      await Promise.all([slots.free(store), claims.releaseAll(store, id), unlinkPersons(), contactDeleted(store, id)]);
     },
 
     /** C7 / C8: adds or removes tags of the contact with this email. */
@@ -404,14 +410,14 @@ export function contactService(slots: ContactSlots) {
 
     /** Bulk CHANGE_OWNER: one atomic write per contact, all in one statement. */
     async changeOwnerOf(store: AccountStore, ids: number[], owner: DomainUserDoc): Promise<void> {
-      await store.contacts.setOwner(ids, owner._id);
+      await events.updating(store, () => store.contacts.setOwner(ids, owner._id), () => ids);
     },
 
     /** C9: one atomic `$inc` on the contact with this email; a change that would take the score below 0 is refused. The contact after it. */
     async addScore(store: AccountStore, email: string, delta: number): Promise<ShownContact> {
       const contact = await requireByEmail(store, email);
       if (contact.type === 'COMPANY') throw companyRefused('lead score');
-      if (!(await store.contacts.addScore(contact._id, delta))) {
+      if (!(await events.updating(store, () => store.contacts.addScore(contact._id, delta), (added) => (added ? [contact._id] : [])))) {
         await reload(store, contact._id);
         throw validationFailed([{ field: 'score', message: 'would take the lead score below 0' }]);
       }
@@ -422,7 +428,7 @@ export function contactService(slots: ContactSlots) {
     async setNumber(store: AccountStore, id: number, field: 'lead_score' | 'star_value', value: number): Promise<ShownContact> {
       const contact = await reload(store, id);
       if (contact.type === 'COMPANY' && value !== 0) throw companyRefused(field === 'lead_score' ? 'lead score' : 'star value');
-      await store.contacts.setNumber(id, field, value);
+      await events.updating(store, () => store.contacts.setNumber(id, field, value), (set) => (set.matchedCount ? [id] : []));
       return shown(store, await reload(store, id));
     },
 
@@ -439,7 +445,7 @@ export function contactService(slots: ContactSlots) {
     async changeOwner(store: AccountStore, id: number, ownerEmail: string): Promise<ShownContact> {
       const owner = await store.users.byEmail(ownerEmail);
       if (!owner) throw validationFailed([{ field: 'owner_email', message: `User with email ${ownerEmail} does not exist` }]);
-      if (!(await store.contacts.setOwner([id], owner._id))) throw contactNotFound(`with id ${id}`);
+      if (!(await events.updating(store, () => store.contacts.setOwner([id], owner._id), (set) => (set ? [id] : [])))) throw contactNotFound(`with id ${id}`);
       return { item: await reload(store, id), related: [owner] };
     },
 

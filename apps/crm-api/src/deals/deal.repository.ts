@@ -22,6 +22,7 @@ export function dealRepository(scope: AccountScope<DealDoc>) {
         { $set: { pipeline_id: before.pipeline_id, milestone: before.milestone, owner_id: before.owner_id } },
       ),
     remove: async (id: number) => (await scope.deleteOne({ _id: id })).deletedCount > 0,
+    byIds: (ids: number[]) => scope.find({ _id: { $in: ids } }),
     /** Deletes the deals among `ids`; answers the ids deleted (those of the account, by id). */
     async removeMany(ids: number[]): Promise<number[]> {
       const found = (await scope.find<{ _id: number }>({ _id: { $in: ids } }, { _id: 1 }).sort({ _id: 1 })).map((d) => d._id);

@@ -7,10 +7,12 @@ import type { AccountStore } from '../store/crm-store';
 import type { TrackService } from '../tracks/track.service';
 import { dealRelations } from './deal-relations';
 import type { DealDoc } from './deal.model';
-import type { DealRelated } from './deal.presenter';
+import { dealViews, type DealRelated } from './deal.presenter';
 import type { DealInput, DealPatch } from './deal.schemas';
 import { MILESTONE_VIEW_MAX_DEALS } from './milestone-view';
 import { nowSeconds } from '../input/epoch';
+import type { EventRecorder } from '../webhooks/event-recorder';
+import { recordEvents } from '../webhooks/record-events';
 
 export const dealNotFound = (id: number) => new HttpError(404, 'deal_not_found', `No deal with id ${id}`);
 
@@ -57,8 +59,11 @@ export interface DealsByMilestone {
 }
 
 /** Use cases on the deals of one account: every call takes the account's store. */
-export function dealService(deps: { tracks: TrackService; contacts: ContactService }) {
+export function dealService(deps: { tracks: TrackService; contacts: ContactService; recorder: EventRecorder }) {
   const shown = async (store: AccountStore, deal: DealDoc): Promise<ShownDeal> => ({ item: deal, related: await dealRelations(store, [deal]) });
+  const viewsOf = async (store: AccountStore, deals: DealDoc[]) => dealViews(deals, await dealRelations(store, deals));
+  // the write and its settling (which may undo it and answer 400) run in the event's transaction: an undone write sends nothing
+  const events = recordEvents<DealDoc>(deps.recorder, { object: 'deal', view: async (store, doc) => (await viewsOf(store, [doc]))[0], read: (store, id) => store.deals.get(id) });
   const related = (store: AccountStore) => (records: DealDoc[]) => dealRelations(store, records);
   const shownPage = (store: AccountStore, page: Page<DealDoc>): DealPage => ({ page, related: related(store) });
 
@@ -131,8 +136,10 @@ export function dealService(deps: { tracks: TrackService; contacts: ContactServi
     state.contact_ids = unique([...state.contact_ids, ...extraContacts]);
     await assertRefs(store, state);
     const now = nowSeconds();
-    const created = await store.deals.insert({ ...state, created_time: now, updated_time: now });
-    return settle(store, created, () => store.deals.remove(created._id));
+    return events.created(store, async () => {
+      const created = await store.deals.insert({ ...state, created_time: now, updated_time: now });
+      return settle(store, created, () => store.deals.remove(created._id));
+    });
   }
 
   /** D4 and D3 with an id: the body is the whole deal; optional fields not sent take their defaults. */
@@ -140,9 +147,11 @@ export function dealService(deps: { tracks: TrackService; contacts: ContactServi
     await requireDeal(store, id);
     const state = stateOf(input);
     await assertRefs(store, state);
-    const before = await store.deals.setIf(id, {}, state);
-    if (!before) throw dealNotFound(id);
-    return settle(store, await requireDeal(store, id), restore(store, id, before, state));
+    return events.updated(store, async () => {
+      const before = await store.deals.setIf(id, {}, state);
+      if (!before) throw dealNotFound(id);
+      return settle(store, await requireDeal(store, id), restore(store, id, before, state));
+    });
   }
 
   /**
@@ -164,8 +173,11 @@ export function dealService(deps: { tracks: TrackService; contacts: ContactServi
         const placement = { pipeline_id: changes.pipeline_id ?? current.pipeline_id, milestone: changes.milestone ?? current.milestone };
         await assertRefs(store, { ...(moves && placement), owner_id: changes.owner_id, contact_ids: changes.contact_ids });
         const guard = moves ? { pipeline_id: current.pipeline_id, milestone: current.milestone } : {};
-        const before = await store.deals.setIf(id, guard, changes);
-        return before ? settle(store, await requireDeal(store, id), restore(store, id, before, changes)) : undefined;
+        const written = await events.updated(store, async () => {
+          const before = await store.deals.setIf(id, guard, changes);
+          return before ? settle(store, await requireDeal(store, id), restore(store, id, before, changes)) : null;
+        });
+        return written ?? undefined;
       },
       () => conflict(`Deal ${id} was moved by other requests meanwhile; try again`),
     );
@@ -223,16 +235,25 @@ export function dealService(deps: { tracks: TrackService; contacts: ContactServi
 
     /** D6. */
     async remove(store: AccountStore, id: number): Promise<number[]> {
-      if (!(await store.deals.remove(id))) return [];
-      await store.notes.removeDeals([id]);
-      return [id];
+      const removed = await events.deleted(store, id, async () => {
+        if (!(await store.deals.remove(id))) return false;
+        await store.notes.removeDeals([id]);
+        return true;
+      });
+      return removed ? [id] : [];
     },
 
     /** D7: deletes every listed deal of the account, ignoring other ids; answers the deleted ids. */
     async removeMany(store: AccountStore, ids: number[]): Promise<number[]> {
-      const found = await store.deals.removeMany(unique(ids));
-      if (found.length) await store.notes.removeDeals(found);
-      return found;
+      // one deal.deleted per deal deleted, each as it was
+      return deps.recorder.withEvents(store, ['deal.deleted'], async (tx) => {
+        const before = tx.heard('deal.deleted') ? await store.deals.byIds(unique(ids)) : [];
+        const views = before.length ? await viewsOf(store, before) : [];
+        const found = await store.deals.removeMany(unique(ids));
+        if (found.length) await store.notes.removeDeals(found);
+        await tx.record(...before.flatMap((doc, i) => (found.includes(doc._id) ? [{ object: 'deal' as const, action: 'deleted' as const, id: doc._id, data: views[i] }] : [])));
+        return found;
+      });
     },
 
     /** A dynamic filter's page of deals (filters/filter.service.ts), shown with what deals are shown with. */

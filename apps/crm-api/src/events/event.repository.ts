@@ -9,6 +9,7 @@ export function eventRepository(scope: AccountScope<EventDoc>) {
     insert: (fields: Omit<EventDoc, '_id' | 'account' | 'rev'>) => scope.insert((id) => ({ _id: id, ...fields }) as Omit<EventDoc, 'account'>),
     /** A compare-and-set edit on the stored event (see revision-update.ts); null when there is none. */
     updateByRevision: (id: number, changesFor: (current: EventDoc) => ScopedSet) => scope.updateByRevision(id, changesFor),
+    get: (id: number) => scope.get(id),
     remove: (id: number) => scope.deleteOne({ _id: id }),
 
     /** A page of the events matching `filter`, in `order`; the cursor is bound to `key` and the filter. */

@@ -6,6 +6,9 @@ import type { ScopedFilter } from '../store/account-scope';
 import type { AccountStore } from '../store/crm-store';
 import type { EventColor, EventDoc } from './event.model';
 import { nowSeconds } from '../input/epoch';
+import type { EventRecorder } from '../webhooks/event-recorder';
+import { recordEvents } from '../webhooks/record-events';
+import { shownEventView } from './event.presenter';
 
 export interface EventChanges {
   title?: string;
@@ -35,8 +38,9 @@ export type EventPage = ShownPage<EventDoc, ContactsShown>;
 const eventRelations = (store: AccountStore, events: EventDoc[]) => contactsShown(store, events.flatMap((e) => e.contacts));
 
 /** Use cases on the calendar events of one account: every call takes the account's store. */
-export function eventService() {
+export function eventService(recorder: EventRecorder) {
   const shown = async (store: AccountStore, event: EventDoc): Promise<ShownEvent> => ({ item: event, related: await eventRelations(store, [event]) });
+  const recorded = recordEvents<EventDoc>(recorder, { object: 'event', view: async (store, doc) => shownEventView(await shown(store, doc)), read: (store, id) => store.events.get(id) });
 
   const list = async (store: AccountStore, filter: ScopedFilter, params: PageParams, key: string): Promise<EventPage> => ({
     page: await store.events.list(filter, params, key, BY_START),
@@ -51,7 +55,7 @@ export function eventService() {
     assertTimes(start, end);
     if (input.contacts?.length) await assertContactsExist(store, input.contacts, contactsField);
     const now = nowSeconds();
-    const doc = await store.events.insert({
+    const doc = await recorded.created(store, () => store.events.insert({
       title,
       start,
       end,
@@ -61,7 +65,7 @@ export function eventService() {
       contacts: input.contacts ?? [],
       created_time: now,
       updated_time: now,
-    });
+    }));
     return shown(store, await dropDeletedContacts(store, store.events, doc));
   }
 
@@ -72,10 +76,12 @@ export function eventService() {
     async save(store: AccountStore, id: number | undefined, changes: EventChanges, contactsField: string): Promise<ShownEvent> {
       if (id === undefined) return create(store, changes, contactsField);
       if (changes.contacts?.length) await assertContactsExist(store, changes.contacts, contactsField);
-      const doc = await store.events.updateByRevision(id, (current) => {
-        assertTimes(changes.start ?? current.start, changes.end ?? current.end);
-        return { ...changes, updated_time: nowSeconds() };
-      });
+      const doc = await recorded.updated(store, () =>
+        store.events.updateByRevision(id, (current) => {
+          assertTimes(changes.start ?? current.start, changes.end ?? current.end);
+          return { ...changes, updated_time: nowSeconds() };
+        }),
+      );
       if (!doc) throw eventNotFound(id);
       return shown(store, await dropDeletedContacts(store, store.events, doc));
     },
@@ -88,7 +94,7 @@ export function eventService() {
     ofContact: (store: AccountStore, contactId: number, params: PageParams) => list(store, { contacts: contactId }, params, 'contact'),
 
     async remove(store: AccountStore, id: number): Promise<void> {
-      await store.events.remove(id);
+      await recorded.deleted(store, id, async () => (await store.events.remove(id)).deletedCount > 0);
     },
   };
 }

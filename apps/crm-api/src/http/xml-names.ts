@@ -21,4 +21,8 @@ export const XML_NAMES = {
   track: named('track', 'tracks'),
   user: named('user', 'users'),
   result: { root: 'result' },
+  webhook: { root: 'webhook' },
+  webhooks: { root: 'webhooks', item: 'webhook' },
+  delivery: { root: 'delivery' },
+  deliveries: { root: 'deliveries', item: 'delivery' },
 } as const;

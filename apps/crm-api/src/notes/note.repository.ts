@@ -6,6 +6,7 @@ import { nowSeconds } from '../input/epoch';
 /** The notes of one account. */
 export function noteRepository(scope: AccountScope<NoteDoc>) {
   return {
+    get: (id: number) => scope.get(id),
     insert: (fields: Omit<NoteDoc, '_id' | 'account'>) => scope.insert((id) => ({ _id: id, ...fields })),
     /** One atomic `$set`; null when there is no such note. */
     update: (id: number, changes: Changes<NoteDoc>) => scope.findOneAndUpdate({ _id: id }, { $set: { ...changes, updated_time: nowSeconds() } }, 'after'),

@@ -5,6 +5,9 @@ import { shownAsIs, type PageParams, type ShownPage } from '../paging';
 import type { AccountStore } from '../store/crm-store';
 import type { NoteDoc } from './note.model';
 import { nowSeconds } from '../input/epoch';
+import type { EventRecorder } from '../webhooks/event-recorder';
+import { recordEvents } from '../webhooks/record-events';
+import { noteView } from './note.view';
 
 export interface NoteFields {
   subject: string;
@@ -18,7 +21,8 @@ export interface NoteFields {
 const noteNotFound = (id: number) => new HttpError(404, 'note_not_found', `No note with id ${id}`);
 
 /** Use cases on the notes of one account: every call takes the account's store. */
-export function noteService(contacts: ContactService) {
+export function noteService(contacts: ContactService, recorder: EventRecorder) {
+  const events = recordEvents<NoteDoc>(recorder, { object: 'note', view: (_store, doc) => noteView(doc), read: (store, id) => store.notes.get(id) });
   async function assertRelations(store: AccountStore, fields: Partial<NoteFields>, contactsField: string): Promise<void> {
     if (fields.contacts?.length) await assertContactsExist(store, fields.contacts, contactsField);
     if (fields.deals?.length && !(await store.deals.allExist(fields.deals))) {
@@ -33,7 +37,7 @@ export function noteService(contacts: ContactService) {
   async function create(store: AccountStore, fields: NoteFields, contactsField = 'contact_ids'): Promise<NoteDoc> {
     await assertRelations(store, fields, contactsField);
     const now = nowSeconds();
-    const doc = await store.notes.insert({ ...fields, created_time: now, updated_time: now });
+    const doc = await events.created(store, () => store.notes.insert({ ...fields, created_time: now, updated_time: now }));
     return dropDeletedContacts(store, store.notes, doc);
   }
 
@@ -49,7 +53,7 @@ export function noteService(contacts: ContactService) {
     /** PUT /dev/api/notes: one atomic `$set` of the sent fields (relations as whole lists). */
     async update(store: AccountStore, id: number, changes: Partial<NoteFields>, contactsField = 'contact_ids'): Promise<NoteDoc> {
       await assertRelations(store, changes, contactsField);
-      const doc = await store.notes.update(id, changes);
+      const doc = await events.updated(store, () => store.notes.update(id, changes));
       if (!doc) throw noteNotFound(id);
       return dropDeletedContacts(store, store.notes, doc);
     },
@@ -62,7 +66,13 @@ export function noteService(contacts: ContactService) {
 
     /** N4: removes only the relation; the note stays. */
     async unrelate(store: AccountStore, contactId: number, noteId: number): Promise<void> {
-      await store.notes.unrelate(noteId, contactId);
+      await recorder.withEvents(store, ['note.updated'], async (tx) => {
+        // reported only when the note held the contact (read only when a webhook listens)
+        const held = tx.heard('note.updated') && (await store.notes.get(noteId))?.contacts.includes(contactId);
+        await store.notes.unrelate(noteId, contactId);
+        const after = held ? await store.notes.get(noteId) : null;
+        if (after) await tx.record({ object: 'note', action: 'updated', id: noteId, data: noteView(after) });
+      });
     },
   };
 }

@@ -1,4 +1,4 @@
-import { driverCollection } from '@lib/mongo';
+import { driverCollection, inTransaction } from '@lib/mongo';
 import { collectionSource, modelSource, type PageSource } from '@lib/paging';
 import type { Connection, Model } from 'mongoose';
 import { accountModel } from '../accounts/account.model';
@@ -19,13 +19,17 @@ import { taskModel, type TaskDoc } from '../tasks/task.model';
 import { taskRepository, type TaskRepository } from '../tasks/task.repository';
 import { trackModel, type TrackDoc } from '../tracks/track.model';
 import { trackRepository, type TrackRepository } from '../tracks/track.repository';
+import { deliveryModel, eventSequenceModel } from '../webhooks/webhook-delivery.model';
+import { webhookModel, type WebhookDoc } from '../webhooks/webhook.model';
+import { webhookRepository, type WebhookRepository } from '../webhooks/webhook.repository';
 import type { AccountId } from './account-id';
+import { accountOutbox, type AccountOutbox } from './account-outbox';
 import { accountDocument } from './account-document';
 import { accountScope, type AccountRecord, type ModelAccess } from './account-scope';
 import { keyedScope } from './keyed-scope';
 
 /** Every model of the service, registered on the connection once, so that the start-up makes each collection and its indexes before the first request. */
-const MODELS = { accounts: accountModel, users: domainUserModel, contacts: contactModel, claims: emailClaimModel, tracks: trackModel, deals: dealModel, notes: noteModel, tasks: taskModel, events: eventModel };
+const MODELS = { accounts: accountModel, users: domainUserModel, contacts: contactModel, claims: emailClaimModel, tracks: trackModel, deals: dealModel, notes: noteModel, tasks: taskModel, events: eventModel, webhooks: webhookModel, deliveries: deliveryModel, eventSequences: eventSequenceModel };
 
 /**
  * The tenant data of one account: its repositories, each bound to the account. The only door to
@@ -45,6 +49,15 @@ export interface AccountStore {
   readonly notes: NoteRepository;
   readonly tasks: TaskRepository;
   readonly events: EventRepository;
+  /** The account's webhooks (webhooks/). */
+  readonly webhooks: WebhookRepository;
+  /** The account's webhook deliveries and its records' event numbers (account-outbox.ts). */
+  readonly outbox: AccountOutbox;
+  /**
+   * Runs `work` in one MongoDB transaction (libs/mongo transaction.ts): every write it makes
+   * through this store is stored with the others or not at all. `work` may run more than once.
+   */
+  transaction<T>(work: () => Promise<T>): Promise<T>;
 }
 
 function access<T extends AccountRecord>(model: Model<T>): ModelAccess<T> {
@@ -64,6 +77,10 @@ function partsOf(connection: Connection, pager: CrmPager) {
     notes: access<NoteDoc>(models.notes),
     tasks: access<TaskDoc>(models.tasks),
     events: access<EventDoc>(models.events),
+    webhooks: access<WebhookDoc>(models.webhooks),
+    deliveries: driverCollection(models.deliveries),
+    eventSequences: models.eventSequences,
+    connection,
     claims: { model: models.claims, driver: driverCollection(models.claims) },
     accounts: driverCollection(models.accounts),
   };
@@ -87,6 +104,8 @@ class AccountData implements AccountStore {
   #notes?: NoteRepository;
   #tasks?: TaskRepository;
   #events?: EventRepository;
+  #webhooks?: WebhookRepository;
+  #outbox?: AccountOutbox;
 
   constructor(
     readonly account: AccountId,
@@ -125,6 +144,15 @@ class AccountData implements AccountStore {
   }
   get events() {
     return (this.#events ??= eventRepository(this.#scope(this.#parts.events)));
+  }
+  get webhooks() {
+    return (this.#webhooks ??= webhookRepository(this.#scope(this.#parts.webhooks)));
+  }
+  get outbox() {
+    return (this.#outbox ??= accountOutbox(this.#parts.deliveries, this.#parts.eventSequences, this.account));
+  }
+  transaction<T>(work: () => Promise<T>): Promise<T> {
+    return inTransaction(this.#parts.connection, work);
   }
 }
 

@@ -10,6 +10,9 @@ import { resolveCompletion, type Completion, type SentCompletion } from './task-
 import type { TaskDoc } from './task.model';
 import type { TaskChanges, TaskFilter, TaskInput } from './task.schemas';
 import { nowSeconds } from '../input/epoch';
+import type { EventRecorder } from '../webhooks/event-recorder';
+import { recordEvents } from '../webhooks/record-events';
+import { shownTaskView } from './task.presenter';
 
 const BY_DUE: SortKey[] = [
   { field: 'due', direction: 1 },
@@ -45,8 +48,9 @@ const taskRelations = (store: AccountStore, tasks: TaskDoc[]): Promise<TaskRelat
   );
 
 /** Use cases on the tasks of one account: every call takes the account's store. */
-export function taskService(contactService: ContactService) {
+export function taskService(contactService: ContactService, recorder: EventRecorder) {
   const shown = async (store: AccountStore, task: TaskDoc): Promise<ShownTask> => ({ item: task, related: await taskRelations(store, [task]) });
+  const events = recordEvents<TaskDoc>(recorder, { object: 'task', view: async (store, doc) => shownTaskView(await shown(store, doc)), read: (store, id) => store.tasks.get(id) });
 
   /** Checks the related contacts, notes and owner that a write names (400 naming the field). */
   async function assertRelations(store: AccountStore, input: Pick<TaskChanges, 'contacts' | 'notes' | 'owner_id'>): Promise<void> {
@@ -70,7 +74,7 @@ export function taskService(contactService: ContactService) {
     const completion = completionOf(NEW_TASK, input);
     await assertRelations(store, input);
     const now = nowSeconds();
-    const doc = await store.tasks.insert({
+    const doc = await events.created(store, () => store.tasks.insert({
       owner: input.owner_id ?? caller._id,
       subject: input.subject,
       type: input.type,
@@ -81,7 +85,7 @@ export function taskService(contactService: ContactService) {
       notes: input.notes ?? [],
       created_time: now,
       updated_time: now,
-    });
+    }));
     return shown(store, await dropDeletedContacts(store, store.tasks, doc));
   }
 
@@ -100,11 +104,13 @@ export function taskService(contactService: ContactService) {
       const { owner_id, status, progress, is_complete, subject, type, priority_type, due, contacts, notes } = input;
       const plain = { subject, type, priority_type, due, contacts, notes, ...(owner_id !== undefined && { owner: owner_id }) };
       const sent = Object.fromEntries(Object.entries(plain).filter(([, value]) => value !== undefined));
-      const doc = await store.tasks.updateByRevision(id, (current) => ({
-        ...sent,
-        ...completionOf(current, { status, progress, is_complete }),
-        updated_time: nowSeconds(),
-      }));
+      const doc = await events.updated(store, () =>
+        store.tasks.updateByRevision(id, (current) => ({
+          ...sent,
+          ...completionOf(current, { status, progress, is_complete }),
+          updated_time: nowSeconds(),
+        })),
+      );
       if (!doc) throw taskNotFound(id);
       return shown(store, await dropDeletedContacts(store, store.tasks, doc));
     },
@@ -116,7 +122,7 @@ export function taskService(contactService: ContactService) {
     },
 
     async remove(store: AccountStore, id: number): Promise<void> {
-      await store.tasks.remove(id);
+      await events.deleted(store, id, async () => (await store.tasks.remove(id)).deletedCount > 0);
     },
 
     /** T1: pending = not completed. */

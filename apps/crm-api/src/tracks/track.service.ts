@@ -3,6 +3,9 @@ import { isDuplicateKey } from '@lib/mongo';
 import type { AccountStore } from '../store/crm-store';
 import { DEFAULT_TRACK_NAME, type TrackDoc } from './track.model';
 import { nowSeconds } from '../input/epoch';
+import type { EventRecorder } from '../webhooks/event-recorder';
+import { recordEvents } from '../webhooks/record-events';
+import { trackView } from './track.view';
 
 
 export const trackNotFound = (id: number) => new HttpError(404, 'track_not_found', `No track with id ${id}`);
@@ -23,7 +26,8 @@ export interface TrackServiceOptions {
 }
 
 /** Use cases on the tracks of one account: every call takes the account's store. */
-export function trackService(options: TrackServiceOptions) {
+export function trackService(options: TrackServiceOptions, recorder: EventRecorder) {
+  const events = recordEvents<TrackDoc>(recorder, { object: 'track', view: (_store, doc) => trackView(doc), read: (store, id) => store.tracks.get(id) });
   async function insert(store: AccountStore, name: string, milestones: string[]): Promise<TrackDoc> {
     try {
       return await store.tracks.insert(name, milestones, nowSeconds());
@@ -55,7 +59,7 @@ export function trackService(options: TrackServiceOptions) {
   /** K2 (and K3 without id). */
   async function create(store: AccountStore, name: string, milestones: string[]): Promise<TrackDoc> {
     await defaultTrack(store); // so that the Default track keeps the lowest id
-    return insert(store, name, milestones);
+    return events.created(store, () => insert(store, name, milestones));
   }
 
   /**
@@ -70,20 +74,23 @@ export function trackService(options: TrackServiceOptions) {
     const where = () => `The milestone${removed.length === 1 ? '' : 's'} ${removed.join(', ')}`;
     const before = removed.length ? await dealsIn(store, id, removed) : 0;
     if (before) throw notEmpty(current.name, where(), before);
-    let updated: TrackDoc | null;
-    try {
-      updated = await store.tracks.update(id, current.rev, { name, milestones });
-    } catch (err) {
-      if (isDuplicateKey(err)) throw duplicateName(name);
-      throw err;
-    }
-    if (!updated) throw conflict(`Track ${id} was changed or deleted by another request meanwhile; try again`);
-    const after = removed.length ? await dealsIn(store, id, removed) : 0;
-    if (after) {
-      await store.tracks.restore(id, updated.rev, current);
-      throw notEmpty(current.name, where(), after);
-    }
-    return updated;
+    // the write and its check after (which may undo it) run in the event's transaction: an undone change sends nothing
+    return events.updated(store, async () => {
+      let updated: TrackDoc | null;
+      try {
+        updated = await store.tracks.update(id, current.rev, { name, milestones });
+      } catch (err) {
+        if (isDuplicateKey(err)) throw duplicateName(name);
+        throw err;
+      }
+      if (!updated) throw conflict(`Track ${id} was changed or deleted by another request meanwhile; try again`);
+      const after = removed.length ? await dealsIn(store, id, removed) : 0;
+      if (after) {
+        await store.tracks.restore(id, updated.rev, current);
+        throw notEmpty(current.name, where(), after);
+      }
+      return updated;
+    });
   }
 
   return {
@@ -117,13 +124,16 @@ export function trackService(options: TrackServiceOptions) {
       if (current.name === DEFAULT_TRACK_NAME) throw defaultTrackFixed('deleted');
       const before = await dealsIn(store, id);
       if (before) throw notEmpty(current.name, 'The milestones', before);
-      if (!(await store.tracks.remove(id))) return;
-      // a deal placed in the track while it was being deleted: put the track back
-      const after = await dealsIn(store, id);
-      if (after) {
-        await store.tracks.putBack(current);
-        throw notEmpty(current.name, 'The milestones', after);
-      }
+      await events.deleted(store, id, async () => {
+        if (!(await store.tracks.remove(id))) return false;
+        // a deal placed in the track while it was being deleted: put the track back
+        const after = await dealsIn(store, id);
+        if (after) {
+          await store.tracks.putBack(current);
+          throw notEmpty(current.name, 'The milestones', after);
+        }
+        return true;
+      });
     },
   };
 }

@@ -1,0 +1,42 @@
+import type { RawRequest } from '@lib/testing';
+import { person } from './setup-app';
+
+export const json = { 'Content-Type': 'application/json', Accept: 'application/json' };
+
+/**
+ * Mixed traffic of one worker: create a person, tag the shared contact, read it, read a page (workers
+ * start at different steps). Tags come from 40 names per prefix, so the shared contact stays under its
+ * 100-tag limit across the runs that share it while many connections write it at once.
+ */
+export function mixedTraffic(auth: string, sharedId: number, prefix: string) {
+  return (worker: number, n: number): RawRequest => {
+    const headers = { ...json, Authorization: auth };
+    switch ((worker + n) % 4) {
+      case 0:
+        return { method: 'post', url: '/dev/api/contacts', headers, body: JSON.stringify(person(`W${worker}`, `${prefix}${worker}x${n}@load.test`)) };
+      case 1:
+        return { method: 'put', url: '/dev/api/contacts/edit/tags', headers, body: JSON.stringify({ id: sharedId, tags: [`T${prefix}${(worker * 7 + n) % 40}`] }) };
+      case 2:
+        return { method: 'get', url: `/dev/api/contacts/${sharedId}`, headers };
+      default:
+        return { method: 'get', url: '/dev/api/contacts?page_size=5', headers };
+    }
+  };
+}
+
+/** What the acknowledged writes were: created emails and added tags. */
+export function acknowledgements() {
+  const emails: string[] = [];
+  const tags: string[] = [];
+  return {
+    emails,
+    tags,
+    record(req: RawRequest, status: number) {
+      if (status !== 200 || !req.body) return;
+      const body = JSON.parse(String(req.body));
+      if (req.url === '/dev/api/contacts') emails.push(body.properties[1].value);
+      else tags.push(...body.tags);
+    },
+  };
+}
+

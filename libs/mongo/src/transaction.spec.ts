@@ -1,0 +1,41 @@
+import { Schema } from 'mongoose';
+import { useTestDatabase } from '@lib/testing';
+import { driverCollection } from './driver-collection';
+import { assertTransactions, inTransaction } from './transaction';
+
+describe('transactions', () => {
+  const db = useTestDatabase({ ownServer: true }); // its transactions must not hold the shared server's write lock
+  const model = () => db.connection.models.TxnDoc ?? db.connection.model('TxnDoc', new Schema({ _id: Number, v: Number }, { versionKey: false }), 'txn_docs');
+
+  it('stores every write of the work or none, mongoose and driver calls alike, without a session passed by hand', async () => {
+    const Doc = model();
+    const docs = driverCollection(Doc);
+    await inTransaction(db.connection, async () => {
+      await docs.insertOne({ _id: 1, v: 1 });
+      await Doc.create({ _id: 2, v: 1 });
+    });
+    await expect(
+      inTransaction(db.connection, async () => {
+        await docs.updateOne({ _id: 1 }, { $set: { v: 2 } });
+        await Doc.updateOne({ _id: 2 }, { $set: { v: 2 } });
+        // the transaction's own writes are visible to its reads
+        expect(await docs.findOne({ _id: 1 })).toEqual({ _id: 1, v: 2 });
+        throw new Error('after the writes');
+      }),
+    ).rejects.toThrow('after the writes');
+    expect(await docs.find().sort({ _id: 1 }).toArray()).toEqual([
+      { _id: 1, v: 1 },
+      { _id: 2, v: 1 },
+    ]);
+  });
+
+  it('checks at start that the database runs transactions, naming the fix when it does not', async () => {
+    await expect(assertTransactions(db.connection, () => driverCollection(model()).findOne({}), 'x')).resolves.toBeUndefined();
+    const standalone = () => Promise.reject(Object.assign(new Error('Transaction numbers are only allowed on a replica set member or mongos'), { code: 20 }));
+    await expect(assertTransactions(db.connection, standalone, 'webhooks need it')).rejects.toThrow(
+      /^webhooks need it: MongoDB must be a replica set \(a single-member one will do, as docker\/compose\.yaml runs it\); this server is a standalone mongod$/,
+    );
+    const other = () => Promise.reject(Object.assign(new Error('not reachable'), { code: 6 }));
+    await expect(assertTransactions(db.connection, other, 'x')).rejects.toThrow('not reachable');
+  });
+});
