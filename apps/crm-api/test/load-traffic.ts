@@ -1,4 +1,4 @@
-import type { RawRequest } from '@lib/testing';
+import { expectServedThroughOutage, type FaultyServiceApp, type OutageTiming, type RawRequest } from '@lib/testing';
 import { person } from './setup-app';
 
 export const json = { 'Content-Type': 'application/json', Accept: 'application/json' };
@@ -40,3 +40,18 @@ export function acknowledgements() {
   };
 }
 
+
+/** crm's answer while its database is away. */
+export const unavailableBody = { error: { status: 503, code: 'database_unavailable', message: 'The database is unavailable; try again shortly', error_id: expect.any(String) } };
+
+/** Mixed traffic (as `auth`, on the shared contact) through the database's outage, every answer 200 or crm's 503; answers the writes acknowledged. */
+export async function ackedThroughOutage(faulty: FaultyServiceApp, timing: OutageTiming, auth: string, sharedId: number, prefix: string) {
+  const acked = acknowledgements();
+  await expectServedThroughOutage(faulty, timing, {
+    next: mixedTraffic(auth, sharedId, prefix),
+    onResponse: (req, res) => acked.record(req, res.status),
+    statuses: ['200', '503'],
+    unavailableBody,
+  });
+  return acked;
+}

@@ -1,14 +1,13 @@
-import { expectLoadServed, expectNoneMissing, expectServedThroughOutage, itServesThroughDatabaseFaults, itStartsOnceDatabaseAnswers, sendRaw, type OutageTiming, useFaultyServiceApp } from '@lib/testing';
+import { expectLoadServed, expectNoneMissing, itServesThroughDatabaseFaults, itStartsOnceDatabaseAnswers, sendRaw, type OutageTiming, useFaultyServiceApp } from '@lib/testing';
 import { crmData } from '../src/wiring';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { crmService } from '../src/service';
 import { contactModel } from '../src/contacts/contact.model';
-import { acknowledgements, json, mixedTraffic } from './load-traffic';
+import { acknowledgements, ackedThroughOutage, json, mixedTraffic, unavailableBody } from './load-traffic';
 import { person, setupCrmApp, TEST_CURSOR_SECRET } from './setup-app';
 
 const basic = (email: string, key: string) => `Basic ${Buffer.from(`${email}:${key}`).toString('base64')}`;
-const unavailableBody = { error: { status: 503, code: 'database_unavailable', message: 'The database is unavailable; try again shortly', error_id: expect.any(String) } };
 
 describe('crm-api under load', () => {
   const ctx = setupCrmApp({ contactLimit: 100_000 });
@@ -50,13 +49,7 @@ describe('crm-api when the database stops during load', () => {
 
   /** Load through the database's outage; what both tests check. */
   async function throughOutage(prefix: string, timing: OutageTiming) {
-    const acked = acknowledgements();
-    await expectServedThroughOutage(faulty, timing, {
-      next: mixedTraffic(auth, sharedId, prefix),
-      onResponse: (req, res) => acked.record(req, res.status),
-      statuses: ['200', '503'],
-      unavailableBody,
-    });
+    const acked = await ackedThroughOutage(faulty, timing, auth, sharedId, prefix);
 
     const after = await sendRaw(faulty.port, { method: 'get', url: `/dev/api/contacts/${sharedId}`, headers: { ...json, Authorization: auth } });
     expect(after.status).toBe(200);

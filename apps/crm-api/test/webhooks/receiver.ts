@@ -101,3 +101,25 @@ export async function startReceiver(): Promise<Receiver> {
     },
   };
 }
+
+/**
+ * The test file's receiver: started before its tests, emptied before each, closed after them, once
+ * the app's delivery worker (`worker`) has stopped sending to it. Read it through the function.
+ */
+export function useReceiver(worker: () => { stop(): Promise<void> }): () => Receiver {
+  let receiver: Receiver | undefined;
+  beforeAll(async () => {
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await worker().stop();
+    await receiver?.close();
+  });
+  beforeEach(() => {
+    receiver?.received.splice(0);
+  });
+  return () => {
+    if (!receiver) throw new Error('the receiver starts in beforeAll');
+    return receiver;
+  };
+}

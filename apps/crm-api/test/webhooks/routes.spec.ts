@@ -6,7 +6,7 @@ import { crmWebhooks } from '../../src/wiring';
 import { xmlOf } from '../activity-helpers';
 import { person, setupCrmApp, type TestUser } from '../setup-app';
 import { testSettings } from './engine-parts';
-import { startReceiver, type Receiver } from './receiver';
+import { useReceiver } from './receiver';
 
 /**
  * The management API under /dev/api/webhooks as a client calls it: owner and admins only, JSON and
@@ -16,20 +16,12 @@ const settings = testSettings({ limits: { webhooksPerAccount: 3, pendingPerAccou
 const ctx = setupCrmApp({ webhooks: settings, ownServer: true, monitorCommands: true });
 const BASE = '/dev/api/webhooks';
 
-let receiver: Receiver;
 let owner: TestUser, admin: TestUser, plain: TestUser, rival: TestUser;
 const worker = () => crmWebhooks(ctx.connection, createLogger('test', 'silent'), settings).worker;
 const stored = () => webhookModel(ctx.connection).find({}).sort({ _id: 1 }).lean<WebhookDoc[]>();
 
-beforeAll(async () => {
-  receiver = await startReceiver();
-});
-afterAll(async () => {
-  await worker().stop();
-  await receiver.close();
-});
+const receiver = useReceiver(worker);
 beforeEach(async () => {
-  receiver.received.length = 0;
   owner = await ctx.user('acme', 'olga@acme.test', { owner: true });
   admin = await ctx.user('acme', 'ada@acme.test', { admin: true });
   plain = await ctx.user('acme', 'pete@acme.test');
@@ -38,11 +30,11 @@ beforeEach(async () => {
 afterEach(() => worker().stop());
 
 it('creates a webhook answering its secret once; lists, gets and changes it; never shows a secret again', async () => {
-  const created = await ctx.as(admin).post(BASE).send({ url: receiver.url(), events: ['Contact is Created', 'deal.*', 'deal.*'], description: 'CRM sync' });
+  const created = await ctx.as(admin).post(BASE).send({ url: receiver().url(), events: ['Contact is Created', 'deal.*', 'deal.*'], description: 'CRM sync' });
   expect(created.status).toBe(200);
   expect(created.body).toEqual({
     id: expect.any(Number),
-    url: receiver.url(),
+    url: receiver().url(),
     events: ['contact.created', 'deal.*'],
     description: 'CRM sync',
     enabled: true,
@@ -52,7 +44,7 @@ it('creates a webhook answering its secret once; lists, gets and changes it; nev
   });
   const { secret, ...shown } = created.body;
   const [doc] = await stored();
-  expect(doc).toMatchObject({ _id: created.body.id, account: admin.account, url: receiver.url(), events: ['contact.created', 'deal.*'], secrets: [{ key: secret, expires_at: null }] });
+  expect(doc).toMatchObject({ _id: created.body.id, account: admin.account, url: receiver().url(), events: ['contact.created', 'deal.*'], secrets: [{ key: secret, expires_at: null }] });
 
   expect((await ctx.as(owner).get(BASE)).body).toEqual([shown]);
   expect((await ctx.as(owner).get(`${BASE}/${shown.id}`)).body).toEqual(shown);
@@ -75,20 +67,20 @@ it('creates a webhook answering its secret once; lists, gets and changes it; nev
 });
 
 it('answers XML like the rest of crm', async () => {
-  const res = await ctx.as(admin).post(BASE).set('Accept', 'application/xml').send({ url: receiver.url(), events: ['*'] });
+  const res = await ctx.as(admin).post(BASE).set('Accept', 'application/xml').send({ url: receiver().url(), events: ['*'] });
   expect(res.status).toBe(200);
   expect(res.headers['content-type']).toMatch(/^application\/xml/);
-  expect(xmlOf(res)).toMatchObject({ webhook: { url: receiver.url(), enabled: 'true', secret: expect.stringMatching(/^whsec_/) } });
+  expect(xmlOf(res)).toMatchObject({ webhook: { url: receiver().url(), enabled: 'true', secret: expect.stringMatching(/^whsec_/) } });
   const list = await ctx.as(admin).get(BASE).set('Accept', 'application/xml');
-  expect(xmlOf(list)).toMatchObject({ webhooks: { webhook: { url: receiver.url() } } });
+  expect(xmlOf(list)).toMatchObject({ webhooks: { webhook: { url: receiver().url() } } });
 });
 
 it('only the account owner and admins manage webhooks: others get 403 on every route, and nothing changes', async () => {
-  const hook = (await ctx.as(admin).post(BASE).send({ url: receiver.url(), events: ['*'] })).body;
+  const hook = (await ctx.as(admin).post(BASE).send({ url: receiver().url(), events: ['*'] })).body;
   await ctx.as(plain).get('/dev/api'); // signed in once (its time of last sign-in is stored)
   const before = await snapshotDatabase(ctx.connection);
   const calls = [
-    () => ctx.as(plain).post(BASE).send({ url: receiver.url(), events: ['*'] }),
+    () => ctx.as(plain).post(BASE).send({ url: receiver().url(), events: ['*'] }),
     () => ctx.as(plain).get(BASE),
     () => ctx.as(plain).get(`${BASE}/${hook.id}`),
     () => ctx.as(plain).put(`${BASE}/${hook.id}`).send({ enabled: false }),
@@ -108,13 +100,13 @@ it('only the account owner and admins manage webhooks: others get 403 on every r
 });
 
 it("another account's webhook is not found on any route, and stays as it was", async () => {
-  const hook = (await ctx.as(admin).post(BASE).send({ url: receiver.url(), events: ['*'] })).body;
+  const hook = (await ctx.as(admin).post(BASE).send({ url: receiver().url(), events: ['*'] })).body;
   const test = (await ctx.as(admin).post(`${BASE}/${hook.id}/test`)).body;
   await ctx.as(rival).get('/dev/api'); // signed in once (its time of last sign-in is stored)
   const before = await snapshotDatabase(ctx.connection);
   const answers = [
     await ctx.as(rival).get(`${BASE}/${hook.id}`),
-    await ctx.as(rival).put(`${BASE}/${hook.id}`).send({ url: receiver.url('/stolen') }),
+    await ctx.as(rival).put(`${BASE}/${hook.id}`).send({ url: receiver().url('/stolen') }),
     await ctx.as(rival).delete(`${BASE}/${hook.id}`),
     await ctx.as(rival).post(`${BASE}/${hook.id}/rotate-secret`),
     await ctx.as(rival).post(`${BASE}/${hook.id}/test`),
@@ -142,34 +134,34 @@ it('refuses bad webhooks with a 400 naming each field, storing nothing', async (
     const res = await ctx.as(admin).post(BASE).send(body);
     expect({ body, status: res.status, fields: (res.body.error?.fields ?? []).map((d: { field: string }) => d.field) }).toEqual({ body, status: 400, fields });
   }
-  const hook = (await ctx.as(admin).post(BASE).send({ url: receiver.url(), events: ['*'] })).body;
+  const hook = (await ctx.as(admin).post(BASE).send({ url: receiver().url(), events: ['*'] })).body;
   const refused = await ctx.as(admin).put(`${BASE}/${hook.id}`).send({});
   expect(refused.status).toBe(400);
   expect((await ctx.as(admin).put(`${BASE}/${hook.id}`).send({ url: 'https://169.254.169.254/latest' })).status).toBe(400);
-  expect((await stored()).map((w) => w.url)).toEqual([receiver.url()]);
+  expect((await stored()).map((w) => w.url)).toEqual([receiver().url()]);
 });
 
 it('keeps to the webhooks per account (409 webhook_limit), also when creates race', async () => {
-  const results = await Promise.all(Array.from({ length: 5 }, (_, i) => ctx.as(admin).post(BASE).send({ url: receiver.url(`/h${i}`), events: ['*'] })));
+  const results = await Promise.all(Array.from({ length: 5 }, (_, i) => ctx.as(admin).post(BASE).send({ url: receiver().url(`/h${i}`), events: ['*'] })));
   expect(results.map((r) => r.status).sort()).toEqual([200, 200, 200, 409, 409]);
   for (const r of results.filter((x) => x.status === 409)) expect(r.body).toEqual({ error: { status: 409, code: 'webhook_limit', message: 'An account has at most 3 webhooks; delete one first' } });
   expect(await stored()).toHaveLength(3);
-  expect((await ctx.as(rival).post(BASE).send({ url: receiver.url(), events: ['*'] })).status).toBe(200);
+  expect((await ctx.as(rival).post(BASE).send({ url: receiver().url(), events: ['*'] })).status).toBe(200);
 });
 
 it('sends a test event, lists the delivery log by pages (newest first), shows one delivery with its attempts, and replays it with the same webhook-id', async () => {
-  const hook = (await ctx.as(admin).post(BASE).send({ url: receiver.url(), events: ['contact.*'] })).body;
+  const hook = (await ctx.as(admin).post(BASE).send({ url: receiver().url(), events: ['contact.*'] })).body;
   worker().start();
   const test = await ctx.as(admin).post(`${BASE}/${hook.id}/test`);
   expect(test.status).toBe(202);
   expect(test.body).toEqual({ id: expect.stringMatching(/^dlv_/), webhook_id: hook.id, message_id: expect.stringMatching(/^msg_/), event: 'webhook.test', state: 'pending', attempts: 0, created_time: expect.any(Number), next_attempt_time: expect.any(Number) });
-  const [got] = await receiver.waitFor(1);
+  const [got] = await receiver().waitFor(1);
   const verified = new Webhook(hook.secret).verify(got.body, { 'webhook-id': String(got.headers['webhook-id']), 'webhook-timestamp': String(got.headers['webhook-timestamp']), 'webhook-signature': String(got.headers['webhook-signature']) });
   expect(verified).toMatchObject({ eventName: 'webhook.test', eventData: { webhook_id: hook.id } });
   expect(got.headers['webhook-id']).toBe(test.body.message_id);
 
   for (const name of ['A', 'B', 'C']) await ctx.as(admin).post('/dev/api/contacts').send(person(name));
-  await receiver.waitFor(4);
+  await receiver().waitFor(4);
   const first = await ctx.as(admin).get(`${BASE}/${hook.id}/deliveries?page_size=3`);
   expect(first.status).toBe(200);
   expect(first.body.map((d: { event: string }) => d.event)).toEqual(['contact.created', 'contact.created', 'contact.created']);
@@ -184,7 +176,7 @@ it('sends a test event, lists the delivery log by pages (newest first), shows on
   const replay = await ctx.as(admin).post(`${BASE}/${hook.id}/deliveries/${test.body.id}/replay`);
   expect(replay.status).toBe(202);
   expect(replay.body).toMatchObject({ replay_of: test.body.id, message_id: test.body.message_id, state: 'pending' });
-  const again = await receiver.waitFor(5);
+  const again = await receiver().waitFor(5);
   expect(again[4].headers['webhook-id']).toBe(test.body.message_id);
   expect(again[4].body).toBe(got.body);
 
@@ -195,7 +187,7 @@ it('sends a test event, lists the delivery log by pages (newest first), shows on
 });
 
 it('refuses a test or a replay for a disabled webhook (409) and past the pending deliveries of the account (429 with Retry-After)', async () => {
-  const hook = (await ctx.as(admin).post(BASE).send({ url: receiver.url(), events: ['*'] })).body;
+  const hook = (await ctx.as(admin).post(BASE).send({ url: receiver().url(), events: ['*'] })).body;
   for (let i = 0; i < 50; i++) expect((await ctx.as(admin).post(`${BASE}/${hook.id}/test`)).status).toBe(202); // the worker is off: all stay pending
   const full = await ctx.as(admin).post(`${BASE}/${hook.id}/test`);
   expect([full.status, full.body.error?.code, full.headers['retry-after']]).toEqual([429, 'delivery_limit', '60']);
@@ -221,7 +213,7 @@ it('a write of an account whose webhooks listen to other events costs the comman
   };
   await update(); // the sign-in and the subscriptions are cached
   const without = await commands();
-  await ctx.as(admin).post(BASE).send({ url: receiver.url(), events: ['deal.*'] });
+  await ctx.as(admin).post(BASE).send({ url: receiver().url(), events: ['deal.*'] });
   // the first writes after the create read the account's webhooks again (the create is published
   // to every replica's cache, this one's included, within 1 s); then a write costs what it did
   let withOther = await commands();

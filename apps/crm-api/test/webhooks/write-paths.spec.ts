@@ -5,7 +5,7 @@ import { crmWebhooks } from '../../src/wiring';
 import { dealHelpers } from '../deal-helpers';
 import { company, person, setupCrmApp, type TestUser } from '../setup-app';
 import { testSettings } from './engine-parts';
-import { startReceiver, type Receiver, type Received } from './receiver';
+import { useReceiver, type Received } from './receiver';
 
 /**
  * Every crm write path records its events, through the HTTP API as a client sees it: a real
@@ -18,22 +18,14 @@ const ctx = setupCrmApp({ webhooks: settings, ownServer: true });
 const h = dealHelpers(ctx);
 const FORM = 'application/x-www-form-urlencoded';
 
-let receiver: Receiver;
 let admin: TestUser;
 let secret: string;
 const worker = () => crmWebhooks(ctx.connection, createLogger('test', 'silent'), settings).worker;
 
-beforeAll(async () => {
-  receiver = await startReceiver();
-});
-afterAll(async () => {
-  await worker().stop();
-  await receiver.close();
-});
+const receiver = useReceiver(worker);
 beforeEach(async () => {
-  receiver.received.length = 0;
   admin = await ctx.user('acme', 'ada@acme.test', { admin: true });
-  const res = await ctx.as(admin).post('/dev/api/webhooks').send({ url: receiver.url(), events: ['*'] });
+  const res = await ctx.as(admin).post('/dev/api/webhooks').send({ url: receiver().url(), events: ['*'] });
   expect(res.status).toBe(200);
   secret = res.body.secret;
   worker().start();
@@ -42,10 +34,10 @@ afterEach(() => worker().stop());
 
 /** The events received (verified, in arrival order) once `count` arrived, as `name id`, with their data. */
 async function eventsReceived(count: number) {
-  const got = await receiver.waitFor(count);
+  const got = await receiver().waitFor(count);
   // a little longer: nothing more than expected may arrive
   await new Promise((resolve) => setTimeout(resolve, 300));
-  expect(receiver.received).toHaveLength(count);
+  expect(receiver().received).toHaveLength(count);
   return got.map((r: Received) => {
     const body = new Webhook(secret).verify(r.body, { 'webhook-id': String(r.headers['webhook-id']), 'webhook-timestamp': String(r.headers['webhook-timestamp']), 'webhook-signature': String(r.headers['webhook-signature']) }) as {
       eventName: string;
@@ -164,7 +156,7 @@ it('a refused write (a deal for an owner of no account user) sends nothing and s
   expect(refused.status).toBe(400);
   await new Promise((resolve) => setTimeout(resolve, 300));
   expect(await deliveryModel(ctx.connection).countDocuments()).toBe(before);
-  expect(receiver.received.filter((r) => r.body.includes('Opportunity'))).toEqual([]);
+  expect(receiver().received.filter((r) => r.body.includes('Opportunity'))).toEqual([]);
 });
 
 it('stores each delivery with its account, webhook and event, delivered', async () => {
