@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { BSON } from 'mongodb';
+import { mongo } from 'mongoose';
 
 /**
  * A loopback proxy in front of the embedded server that lets one write command at a time reach it.
@@ -91,9 +91,9 @@ interface TransactionCommand {
 function transactionOf(message: Buffer): TransactionCommand | undefined {
   if (message.readInt32LE(12) !== OP_MSG || message[HEADER + 4] !== 0 || message.indexOf('autocommit', HEADER) < 0) return undefined;
   const length = message.readInt32LE(HEADER + 5);
-  let body: BSON.Document;
+  let body: mongo.BSON.Document;
   try {
-    body = BSON.deserialize(message.subarray(HEADER + 5, HEADER + 5 + length));
+    body = mongo.BSON.deserialize(message.subarray(HEADER + 5, HEADER + 5 + length));
   } catch {
     return undefined;
   }
