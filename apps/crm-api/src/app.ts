@@ -24,6 +24,10 @@ import { dealService } from './deals/deal.service';
 import { DEFAULT_MILESTONES } from './tracks/track.model';
 import { trackRoutes } from './tracks/track.routes';
 import { trackService } from './tracks/track.service';
+import { categoryRoutes } from './categories/category.routes';
+import { categoryService } from './categories/category.service';
+import { customFieldRoutes } from './custom-fields/custom-field.routes';
+import { customFieldService } from './custom-fields/custom-field.service';
 import { crmData } from './wiring';
 
 export interface CrmAppConfig extends ServiceDeps {
@@ -60,6 +64,8 @@ export function createApp({ connection, logger, lifecycle, contactLimit, cursorS
       ...eventRoutes(eventService()),
       ...bulkRoutes(bulkService(contacts)),
       ...filterRoutes(filterService(contacts, deals)),
+      ...customFieldRoutes(customFieldService()),
+      ...categoryRoutes(categoryService()),
     ],
     errorFormat: errorObjectWithStatusBody,
     errorSend: sendCrmError,

@@ -14,6 +14,7 @@ import type { ContactInput } from './contact.schemas';
 import type { ContactSlots, SlotReservation } from './contact-slots';
 import { emailClaims } from './email-claims';
 import { nowSeconds } from '../input/epoch';
+import { assertCustomValues } from '../custom-fields/custom-values';
 
 const CAMPAIGN_LISTS = ['campaignStatus', 'unsubscribeStatus', 'emailBounceStatus'] as const;
 /** How long an edit may hold a contact, and how long another edit waits for it. */
@@ -42,6 +43,12 @@ export type ContactPage = ShownPage<ContactDoc, DomainUserDoc[]>;
 
 /** Whether a tag call adds the tags or removes them. */
 export type TagChange = 'add' | 'remove';
+
+/** The CUSTOM properties checked against the account's custom fields of the contact's type (only those new or changed since `before`). */
+function assertCustomProperties(store: AccountStore, type: ContactDoc['type'], properties: Property[], before?: Property[]): Promise<void> {
+  const custom = (list: Property[]) => list.map((property, index) => ({ ...property, index })).filter((property) => property.type === 'CUSTOM');
+  return assertCustomValues(store, type, custom(properties), 'properties', before && custom(before));
+}
 
 /** Use cases on the contacts and companies of one account: every call takes the account's store. */
 export function contactService(slots: ContactSlots) {
@@ -133,6 +140,7 @@ export function contactService(slots: ContactSlots) {
       const changes = await next(current);
       const merged = { ...current, ...changes };
       assertContactRules({ ...merged, tags: tagsOf(merged) });
+      await assertCustomProperties(store, merged.type, merged.properties, current.properties);
       const emails = emailsOf(merged.properties);
       const added = merged.type === 'PERSON' ? emails.filter((e) => !current.emails.includes(e)) : [];
       await claims.claim(store, id, added);
@@ -257,6 +265,7 @@ export function contactService(slots: ContactSlots) {
     };
     assertCampaignLists(input);
     assertContactRules(state);
+    await assertCustomProperties(store, state.type, state.properties);
     await assertCompany(store, state.contact_company_id);
     const emails = emailsOf(state.properties);
     const now = nowSeconds();

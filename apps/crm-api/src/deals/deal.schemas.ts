@@ -37,6 +37,10 @@ const writable = {
   close_date: intField({ min: 0, max: MAX_EPOCH_SECONDS }).meta({ description: 'epoch seconds', override: { type: ['integer', 'string'] } }),
   owner_id: idField.meta({ description: 'Id of a user of the account' }),
   contact_ids: z.array(idField).max(MAX_CONTACTS, `at most ${MAX_CONTACTS} contacts`).optional(),
+  deal_source_id: z
+    .union([z.literal(0), z.enum(['0', '']).transform(() => 0), idField], 'must be the id of a deal source (GET /dev/api/categories?entity_type=DEAL_SOURCE), or 0 for none')
+    .meta({ description: 'Id of a deal source of the account (a DEAL_SOURCE category); 0 (default) or "" for none', override: { type: ['integer', 'string'] } })
+    .optional(),
   // replaced whole by every write: what a request sends is what the deal stores
   custom_data: z
     .array(z.strictObject({ name: z.string().min(1, 'must not be empty').max(CUSTOM_NAME_MAX), value: z.string().max(CUSTOM_TEXT_MAX) }))

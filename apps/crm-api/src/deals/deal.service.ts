@@ -11,12 +11,14 @@ import type { DealRelated } from './deal.presenter';
 import type { DealInput, DealPatch } from './deal.schemas';
 import { MILESTONE_VIEW_MAX_DEALS } from './milestone-view';
 import { nowSeconds } from '../input/epoch';
+import { assertCustomValues } from '../custom-fields/custom-values';
+import type { CustomDatum } from './deal.model';
 
 export const dealNotFound = (id: number) => new HttpError(404, 'deal_not_found', `No deal with id ${id}`);
 
 /** The writable fields of a deal. */
-type DealState = Pick<DealDoc, 'name' | 'description' | 'expected_value' | 'pipeline_id' | 'milestone' | 'probability' | 'close_date' | 'owner_id' | 'contact_ids' | 'custom_data'>;
-type Refs = Partial<Pick<DealDoc, 'pipeline_id' | 'milestone' | 'owner_id' | 'contact_ids'>>;
+type DealState = Pick<DealDoc, 'name' | 'description' | 'expected_value' | 'pipeline_id' | 'milestone' | 'probability' | 'close_date' | 'owner_id' | 'contact_ids' | 'custom_data' | 'deal_source_id'>;
+type Refs = Partial<Pick<DealDoc, 'pipeline_id' | 'milestone' | 'owner_id' | 'contact_ids' | 'deal_source_id'>>;
 
 const unique = (ids: number[]) => [...new Set(ids)];
 
@@ -33,6 +35,7 @@ function stateOf(input: DealInput): DealState {
     owner_id: input.owner_id,
     contact_ids: unique(input.contact_ids ?? []),
     custom_data: input.custom_data ?? [],
+    deal_source_id: input.deal_source_id ?? 0,
   };
 }
 
@@ -75,6 +78,9 @@ export function dealService(deps: { tracks: TrackService; contacts: ContactServi
     if (refs.owner_id !== undefined && !(await store.users.exists(refs.owner_id))) {
       issues.push({ field: 'owner_id', message: `names no user of this account (${refs.owner_id})` });
     }
+    if (refs.deal_source_id && !(await store.categories.isOfType(refs.deal_source_id, 'DEAL_SOURCE'))) {
+      issues.push({ field: 'deal_source_id', message: `names no deal source of this account (${refs.deal_source_id}); see GET /dev/api/categories?entity_type=DEAL_SOURCE` });
+    }
     if (refs.contact_ids?.length) {
       const found = await store.contacts.existingIds(refs.contact_ids);
       const missing = refs.contact_ids.filter((id) => !found.has(id));
@@ -96,18 +102,20 @@ export function dealService(deps: { tracks: TrackService; contacts: ContactServi
   async function settle(store: AccountStore, written: DealDoc, undo: () => Promise<unknown>): Promise<DealDoc> {
     const id = written._id;
     let doc = written;
-    const issues = await refIssues(store, { pipeline_id: doc.pipeline_id, milestone: doc.milestone, owner_id: doc.owner_id, contact_ids: doc.contact_ids });
-    const gone = issues.filter((issue) => issue.field !== 'contact_ids');
+    const issues = await refIssues(store, { pipeline_id: doc.pipeline_id, milestone: doc.milestone, owner_id: doc.owner_id, contact_ids: doc.contact_ids, deal_source_id: doc.deal_source_id });
+    const gone = issues.filter((issue) => issue.field !== 'contact_ids' && issue.field !== 'deal_source_id');
     if (gone.length) {
       await undo();
       throw validationFailed(gone.map((issue) => ({ ...issue, message: `${issue.message} (changed while the deal was being saved)` })));
     }
-    if (issues.length) {
+    if (issues.some((issue) => issue.field === 'contact_ids')) {
       const found = await store.contacts.existingIds(doc.contact_ids);
       const missing = doc.contact_ids.filter((c) => !found.has(c));
       await store.deals.removeContacts(missing, id);
-      doc = (await store.deals.get(id)) ?? doc;
     }
+    // the source deleted meanwhile: its delete cleared the deals it found, this one is cleared here
+    if (issues.some((issue) => issue.field === 'deal_source_id') && doc.deal_source_id) await store.deals.clearSource(doc.deal_source_id, id);
+    if (issues.length) doc = (await store.deals.get(id)) ?? doc;
     return doc;
   }
 
@@ -118,6 +126,10 @@ export function dealService(deps: { tracks: TrackService; contacts: ContactServi
       { pipeline_id: written.pipeline_id ?? before.pipeline_id, milestone: written.milestone ?? before.milestone, owner_id: written.owner_id ?? before.owner_id },
       before,
     );
+
+  /** The deal's custom data checked against the account's DEAL custom fields (only entries new or changed since `before`). */
+  const assertCustomData = (store: AccountStore, data: CustomDatum[], before?: CustomDatum[]) =>
+    assertCustomValues(store, 'DEAL', data.map((datum, index) => ({ ...datum, index })), 'custom_data', before);
 
   async function requireDeal(store: AccountStore, id: number): Promise<DealDoc> {
     const doc = await store.deals.get(id);
@@ -130,6 +142,7 @@ export function dealService(deps: { tracks: TrackService; contacts: ContactServi
     const state = stateOf(input);
     state.contact_ids = unique([...state.contact_ids, ...extraContacts]);
     await assertRefs(store, state);
+    await assertCustomData(store, state.custom_data);
     const now = nowSeconds();
     const created = await store.deals.insert({ ...state, created_time: now, updated_time: now });
     return settle(store, created, () => store.deals.remove(created._id));
@@ -137,9 +150,10 @@ export function dealService(deps: { tracks: TrackService; contacts: ContactServi
 
   /** D4 and D3 with an id: the body is the whole deal; optional fields not sent take their defaults. */
   async function replace(store: AccountStore, id: number, input: DealInput): Promise<DealDoc> {
-    await requireDeal(store, id);
+    const current = await requireDeal(store, id);
     const state = stateOf(input);
     await assertRefs(store, state);
+    await assertCustomData(store, state.custom_data, current.custom_data);
     const before = await store.deals.setIf(id, {}, state);
     if (!before) throw dealNotFound(id);
     return settle(store, await requireDeal(store, id), restore(store, id, before, state));
@@ -153,7 +167,7 @@ export function dealService(deps: { tracks: TrackService; contacts: ContactServi
   async function patch(store: AccountStore, input: DealPatch): Promise<DealDoc> {
     const { id } = input;
     const changes: Partial<DealState> = {};
-    for (const key of ['name', 'description', 'expected_value', 'pipeline_id', 'milestone', 'probability', 'close_date', 'owner_id', 'custom_data'] as const) {
+    for (const key of ['name', 'description', 'expected_value', 'pipeline_id', 'milestone', 'probability', 'close_date', 'owner_id', 'custom_data', 'deal_source_id'] as const) {
       if (input[key] !== undefined) (changes as Record<string, unknown>)[key] = input[key];
     }
     if (input.contact_ids !== undefined) changes.contact_ids = unique(input.contact_ids);
@@ -162,7 +176,8 @@ export function dealService(deps: { tracks: TrackService; contacts: ContactServi
       async () => {
         const current = await requireDeal(store, id);
         const placement = { pipeline_id: changes.pipeline_id ?? current.pipeline_id, milestone: changes.milestone ?? current.milestone };
-        await assertRefs(store, { ...(moves && placement), owner_id: changes.owner_id, contact_ids: changes.contact_ids });
+        await assertRefs(store, { ...(moves && placement), owner_id: changes.owner_id, contact_ids: changes.contact_ids, deal_source_id: changes.deal_source_id });
+        if (changes.custom_data) await assertCustomData(store, changes.custom_data, current.custom_data);
         const guard = moves ? { pipeline_id: current.pipeline_id, milestone: current.milestone } : {};
         const before = await store.deals.setIf(id, guard, changes);
         return before ? settle(store, await requireDeal(store, id), restore(store, id, before, changes)) : undefined;

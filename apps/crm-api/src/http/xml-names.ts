@@ -24,5 +24,9 @@ export const XML_NAMES = {
   tracks: { root: 'tracks', item: 'track' },
   user: { root: 'user' },
   users: { root: 'users', item: 'user' },
+  customField: { root: 'customFieldDef' },
+  customFields: { root: 'customFieldDefs', item: 'customFieldDef' },
+  category: { root: 'category' },
+  categories: { root: 'categories', item: 'category' },
   result: { root: 'result' },
 } as const;
