@@ -14,7 +14,7 @@ import type { ContactInput } from './contact.schemas';
 import type { ContactSlots, SlotReservation } from './contact-slots';
 import { emailClaims } from './email-claims';
 import { nowSeconds } from '../input/epoch';
-import { assertCustomValues } from '../custom-fields/custom-values';
+import { assertCustomValues, searchableLabels } from '../custom-fields/custom-values';
 
 const CAMPAIGN_LISTS = ['campaignStatus', 'unsubscribeStatus', 'emailBounceStatus'] as const;
 /** How long an edit may hold a contact, and how long another edit waits for it. */
@@ -452,12 +452,13 @@ export function contactService(slots: ContactSlots) {
       return { item: await reload(store, id), related: [owner] };
     },
 
-    /** Search by the start of a name, email, company or title (case-sensitive, convention 4). */
+    /** Search by the start of a name, email, company or title, or of a searchable custom field's value (case-sensitive, convention 4). */
     async search(store: AccountStore, q: string, type: string | undefined, params: PageParams): Promise<ContactPage> {
       const prefix = new RegExp(`^${escapeRegex(q)}`);
+      const custom = await searchableLabels(store, ...(type === 'PERSON' ? ['CONTACT'] : type === 'COMPANY' ? ['COMPANY'] : ['CONTACT', 'COMPANY']));
       const filter = {
         ...(type && { type }),
-        properties: { $elemMatch: { name: { $in: ['first_name', 'last_name', 'name', 'email', 'company', 'title'] }, value: prefix } },
+        properties: { $elemMatch: { name: { $in: ['first_name', 'last_name', 'name', 'email', 'company', 'title', ...custom] }, value: prefix } },
       };
       return shownPage(store, await store.contacts.search(filter, params, `${type ?? ''}:${q}`));
     },

@@ -38,6 +38,11 @@ function isRecordIdList(value: string): boolean {
   return Array.isArray(parsed) && parsed.length <= RECORD_IDS_MAX && parsed.every((id) => (typeof id === 'string' && /^[1-9]\d{0,15}$/.test(id)) || (Number.isSafeInteger(id) && (id as number) > 0));
 }
 
+/** The labels of the account's searchable custom fields of the scope groups (search and the dynamic filter find values under them). */
+export async function searchableLabels(store: AccountStore, ...groups: string[]): Promise<Set<string>> {
+  return new Set((await store.customFields.inScopes(groups)).filter((definition) => definition.searchable).map((definition) => definition.field_label));
+}
+
 /** What is wrong with a non-empty value of the definition, or undefined. */
 function valueProblem(definition: CustomFieldDoc, value: string, kind: RecordKind): string | undefined {
   switch (definition.field_type) {

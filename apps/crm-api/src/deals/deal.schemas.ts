@@ -78,6 +78,16 @@ export const dealPatch = z
   .extend({ id: idField, ...shown });
 export type DealPatch = z.output<typeof dealPatch>;
 
+/**
+ * partial-update/delete-contact: a deal JSON with its id and the contacts to take out; its other
+ * fields are checked as partial-update checks them and left unchanged (the original: "This will not
+ * affect other fields").
+ */
+export const dealContactRemoval = dealPatch.extend({
+  contact_ids: z.array(idField).min(1, 'must list at least one contact id').max(MAX_CONTACTS, `at most ${MAX_CONTACTS} contacts`),
+});
+export type DealContactRemoval = z.output<typeof dealContactRemoval>;
+
 export const dealParams = z.strictObject({ id: pathId });
 export const contactDealsParams = z.strictObject({ id: pathId });
 export const emailParams = z.strictObject({ email: z.string().min(1).max(254) });

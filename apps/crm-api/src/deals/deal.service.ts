@@ -208,6 +208,13 @@ export function dealService(deps: { tracks: TrackService; contacts: ContactServi
       return shownPage(store, await store.deals.list(params, track?._id));
     },
 
+    /** partial-update/delete-contact: the contacts leave the deal (ids it does not relate are skipped); nothing else changes. */
+    async removeContacts(store: AccountStore, id: number, contactIds: number[]): Promise<ShownDeal> {
+      await requireDeal(store, id);
+      await store.deals.unrelateContacts(id, unique(contactIds));
+      return shown(store, await requireDeal(store, id));
+    },
+
     /** D8: the Default track's deals by milestone. */
     byDefaultMilestone: async (store: AccountStore) => byMilestone(store, await deps.tracks.defaultTrack(store)),
 

@@ -16,6 +16,12 @@ export function noteRepository(scope: AccountScope<NoteDoc>) {
     ofDeals: (dealIds: number[], limit: number) =>
       scope.driverFind<Pick<NoteDoc, '_id' | 'deals'>>({ deals: { $in: dealIds } }, { projection: { deals: 1 }, sort: { created_time: 1, _id: 1 }, limit }),
 
+    /** Deletes the notes among `ids`; answers the ids deleted (those of the account). */
+    async removeMany(ids: number[]): Promise<number[]> {
+      const found = (await scope.find<{ _id: number }>({ _id: { $in: ids } }, { _id: 1 })).map((note) => note._id);
+      if (found.length) await scope.deleteMany({ _id: { $in: found } });
+      return found;
+    },
     /** Whether every id names a note. */
     allExist: async (ids: number[]) => (await scope.count({ _id: { $in: ids } })) === ids.length,
     countOwnedBy: (owner: number) => scope.count({ owner }),

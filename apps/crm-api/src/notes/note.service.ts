@@ -60,6 +60,15 @@ export function noteService(contacts: ContactService) {
     /** GET /dev/api/opportunity/{id}/notes. */
     ofDeal: async (store: AccountStore, dealId: number, params: PageParams): Promise<ShownPage<NoteDoc, undefined>> => shownAsIs(await store.notes.ofDeal(dealId, params)),
 
+    /**
+     * notes/bulk: deletes the listed notes of the account whatever they relate (as the original), and
+     * takes them out of the tasks that relate them; ids of no note of the account are skipped.
+     */
+    async removeMany(store: AccountStore, ids: number[]): Promise<void> {
+      const deleted = await store.notes.removeMany([...new Set(ids)]);
+      if (deleted.length) await store.tasks.removeNotes(deleted);
+    },
+
     /** N4: removes only the relation; the note stays. */
     async unrelate(store: AccountStore, contactId: number, noteId: number): Promise<void> {
       await store.notes.unrelate(noteId, contactId);
