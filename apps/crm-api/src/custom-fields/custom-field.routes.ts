@@ -21,6 +21,8 @@ export function customFieldRoutes(fields: CustomFieldService): AnyRoute[] {
       auth: 'basic',
       summary: 'The custom fields of a scope in position order, FORMULA fields included (the Node client\'s getContactCustomField)',
       tags: TAGS,
+      // unpaged, as the original: 200 definitions at their bounds are at most 6.1 MB in XML
+      heavy: true,
       request: { query: scopeQuery },
       responses: { 200: list('Definitions: position 0 first (in creation order), then by position; [] when none'), ...commonErrors },
       handler: async ({ query, store }) => ({ status: 200, body: (await fields.list(store, query.scope, { withFormulas: true })).map(customFieldView) }),
@@ -31,6 +33,8 @@ export function customFieldRoutes(fields: CustomFieldService): AnyRoute[] {
       auth: 'basic',
       summary: 'The custom fields of a scope in position order, without FORMULA fields',
       tags: TAGS,
+      // unpaged, as the original: 200 definitions at their bounds are at most 6.1 MB in XML
+      heavy: true,
       request: { query: scopeQuery },
       responses: { 200: list('Definitions in position order; [] when none'), ...commonErrors },
       handler: async ({ query, store }) => ({ status: 200, body: (await fields.list(store, query.scope, { withFormulas: false })).map(customFieldView) }),
@@ -41,6 +45,7 @@ export function customFieldRoutes(fields: CustomFieldService): AnyRoute[] {
       auth: 'basic',
       summary: 'Every custom field of the account, without FORMULA fields',
       tags: TAGS,
+      heavy: true,
       responses: { 200: list('Definitions of every scope in position order; [] when none'), 401: commonErrors[401] },
       handler: async ({ store }) => ({ status: 200, body: (await fields.list(store, undefined, { withFormulas: false })).map(customFieldView) }),
     }),
