@@ -9,8 +9,7 @@ export const propertyInput = z.strictObject({
   name: z.string().min(1, 'must not be empty').max(100),
   type: z.enum(['SYSTEM', 'CUSTOM']),
   subtype: z.string().max(50).optional(),
-  // a number is kept as its text: the original's docs send a date custom field's epoch seconds as a JSON number
-  value: z.union([z.string().max(PROPERTY_TEXT_MAX), z.number().finite().transform(String)], 'must be text (or a number)').optional(),
+  value: z.string().max(PROPERTY_TEXT_MAX).optional(),
 });
 
 const tags = z.array(tagName).max(TAG_MAX, `at most ${TAG_MAX} tags`);
