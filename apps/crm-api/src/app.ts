@@ -29,6 +29,10 @@ import { webhookRoutes } from './webhooks/webhook.routes';
 import { defaultDeliverySettings } from './webhooks/webhook-config';
 import type { DeliverySettings } from './webhooks/webhook-settings';
 import { crmData, crmWebhooks } from './wiring';
+import { categoryRoutes } from './categories/category.routes';
+import { categoryService } from './categories/category.service';
+import { customFieldRoutes } from './custom-fields/custom-field.routes';
+import { customFieldService } from './custom-fields/custom-field.service';
 
 export interface CrmAppConfig extends ServiceDeps {
   contactLimit: number;
@@ -68,6 +72,8 @@ export function createApp({ connection, logger, lifecycle, contactLimit, cursorS
       ...bulkRoutes(bulkService(contacts)),
       ...filterRoutes(filterService(contacts, deals)),
       ...webhookRoutes(webhookManagement),
+      ...customFieldRoutes(customFieldService()),
+      ...categoryRoutes(categoryService()),
     ],
     errorFormat: errorObjectWithStatusBody,
     errorSend: sendCrmError,

@@ -55,6 +55,7 @@ describe('D3: create', () => {
       updated_time: expect.any(Number),
       contact_ids: [String(al.id), String(bo.id)],
       contacts: [contactAl, contactBo],
+      deal_source_id: 0,
       notes: [],
       entity_type: 'deal',
       track: 'Sales',

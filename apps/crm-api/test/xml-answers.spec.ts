@@ -20,7 +20,7 @@ const PHONE = '+1 555 0100';
 const DAY = 86_400;
 
 let ann: TestUser;
-const ids = { company: 0, person: 0, deal: 0, task: 0, note: 0, event: 0, track: 0, webhook: 0 };
+const ids = { company: 0, person: 0, deal: 0, task: 0, note: 0, event: 0, track: 0, webhook: 0, customField: 0, source: 0 };
 let delivery = '';
 
 beforeEach(async () => {
@@ -47,6 +47,8 @@ beforeEach(async () => {
   const test = await ctx.as(ann).post(`/dev/api/webhooks/${ids.webhook}/test`);
   expect(test.status).toBe(202);
   delivery = test.body.id;
+  ids.customField = await created('/dev/api/custom-fields', { field_label: 'Plan', field_type: 'LIST', field_data: 'Basic;Pro' });
+  ids.source = await created('/dev/api/categories', { label: 'Fair', entity_type: 'DEAL_SOURCE' });
 });
 
 /** The value of each path parameter, by route (the same name means different records on different routes). */
@@ -61,6 +63,7 @@ function pathValue(path: string, name: string): string {
   if (name === 'id' && path.startsWith('/dev/api/contacts/')) return String(ids.person);
   if (name === 'id' && path.startsWith('/dev/api/webhooks/')) return String(ids.webhook);
   if (name === 'delivery_id') return delivery;
+  if (name === 'id' && path.startsWith('/dev/api/custom-fields/')) return String(ids.customField);
   if (name === 'email' || path.includes('/email/')) return 'al@acme.test';
   throw new Error(`xml-answers: no value for :${name} of ${path}`);
 }
@@ -71,6 +74,9 @@ const QUERIES: Record<string, string> = {
   '/dev/api/events': 'start=0&end=4000000000',
   '/dev/api/opportunity/byPipeline/based': 'pipeline_id=0',
   '/dev/api/opportunity/based': 'pipeline_id=0',
+  '/dev/api/custom-fields/scope/position': 'scope=CONTACT',
+  '/dev/api/custom-fields/scope': 'scope=CONTACT',
+  '/dev/api/categories': 'entity_type=DEAL_SOURCE',
 };
 
 const getRoutes = () => routeTable(ctx.app).filter((route) => route.method === 'get' && route.path.startsWith('/dev/api'));
@@ -150,6 +156,12 @@ const WRITES: Record<string, () => Promise<{ url?: string; body: object | string
     await ctx.as(ann).put(`/dev/api/webhooks/${ids.webhook}`).send({ enabled: true });
     return { body: {} };
   },
+  'POST /dev/api/deal/filters/filter/dynamic-filter': () => ({ body: filterForm('OPPORTUNITY'), type: FORM }),
+  'PUT /dev/api/opportunity/partial-update/delete-contact': () => ({ body: { id: ids.deal, contact_ids: [ids.person] } }),
+  'POST /dev/api/custom-fields': () => ({ body: { field_label: 'Seats', field_type: 'NUMBER' } }),
+  'PUT /dev/api/custom-fields': () => ({ body: { id: ids.customField, field_label: 'Plan', field_type: 'LIST', field_data: 'Basic;Pro;Team' } }),
+  'POST /dev/api/categories': () => ({ body: { label: 'Partner', entity_type: 'DEAL_SOURCE' } }),
+  'PUT /dev/api/categories': () => ({ body: { id: ids.source, label: 'Trade fair' } }),
 };
 
 /** The write routes whose success has a body. */

@@ -15,6 +15,7 @@ import type { ContactInput } from './contact.schemas';
 import type { ContactSlots, SlotReservation } from './contact-slots';
 import { emailClaims } from './email-claims';
 import { nowSeconds } from '../input/epoch';
+import { assertCustomValues, searchableLabels } from '../custom-fields/custom-values';
 
 const CAMPAIGN_LISTS = ['campaignStatus', 'unsubscribeStatus', 'emailBounceStatus'] as const;
 /** How long an edit may hold a contact, and how long another edit waits for it. */
@@ -43,6 +44,12 @@ export type ContactPage = ShownPage<ContactDoc, DomainUserDoc[]>;
 
 /** Whether a tag call adds the tags or removes them. */
 export type TagChange = 'add' | 'remove';
+
+/** The CUSTOM properties checked against the account's custom fields of the contact's type (only those new or changed since `before`). */
+function assertCustomProperties(store: AccountStore, type: ContactDoc['type'], properties: Property[], before?: Property[]): Promise<void> {
+  const custom = (list: Property[]) => list.map((property, index) => ({ ...property, index })).filter((property) => property.type === 'CUSTOM');
+  return assertCustomValues(store, type, custom(properties), 'properties', before && custom(before));
+}
 
 /** Use cases on the contacts and companies of one account: every call takes the account's store. */
 export function contactService(slots: ContactSlots, events: ContactEvents) {
@@ -134,6 +141,7 @@ export function contactService(slots: ContactSlots, events: ContactEvents) {
       const changes = await next(current);
       const merged = { ...current, ...changes };
       assertContactRules({ ...merged, tags: tagsOf(merged) });
+      await assertCustomProperties(store, merged.type, merged.properties, current.properties);
       const emails = emailsOf(merged.properties);
       const added = merged.type === 'PERSON' ? emails.filter((e) => !current.emails.includes(e)) : [];
       await claims.claim(store, id, added);
@@ -261,6 +269,7 @@ export function contactService(slots: ContactSlots, events: ContactEvents) {
     };
     assertCampaignLists(input);
     assertContactRules(state);
+    await assertCustomProperties(store, state.type, state.properties);
     await assertCompany(store, state.contact_company_id);
     const emails = emailsOf(state.properties);
     const now = nowSeconds();
@@ -449,12 +458,13 @@ export function contactService(slots: ContactSlots, events: ContactEvents) {
       return { item: await reload(store, id), related: [owner] };
     },
 
-    /** Search by the start of a name, email, company or title (case-sensitive, convention 4). */
+    /** Search by the start of a name, email, company or title, or of a searchable custom field's value (case-sensitive, convention 4). */
     async search(store: AccountStore, q: string, type: string | undefined, params: PageParams): Promise<ContactPage> {
       const prefix = new RegExp(`^${escapeRegex(q)}`);
+      const custom = await searchableLabels(store, ...(type === 'PERSON' ? ['CONTACT'] : type === 'COMPANY' ? ['COMPANY'] : ['CONTACT', 'COMPANY']));
       const filter = {
         ...(type && { type }),
-        properties: { $elemMatch: { name: { $in: ['first_name', 'last_name', 'name', 'email', 'company', 'title'] }, value: prefix } },
+        properties: { $elemMatch: { name: { $in: ['first_name', 'last_name', 'name', 'email', 'company', 'title', ...custom] }, value: prefix } },
       };
       return shownPage(store, await store.contacts.search(filter, params, `${type ?? ''}:${q}`));
     },

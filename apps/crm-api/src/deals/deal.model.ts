@@ -24,6 +24,8 @@ export interface DealDoc {
   /** Related contacts of the account; a deleted contact is pulled from every deal. */
   contact_ids: number[];
   custom_data: CustomDatum[];
+  /** A DEAL_SOURCE category of the account (`categories._id`); 0 or absent (deals stored before): none. */
+  deal_source_id?: number;
   created_time: number;
   updated_time: number;
 }
@@ -43,11 +45,13 @@ const dealSchema = new Schema<DealDoc>(
     owner_id: { type: Number, required: true },
     contact_ids: { type: [Number], default: [] },
     custom_data: { type: [new Schema<CustomDatum>({ name: { type: String, required: true }, value: { type: String, default: '' } }, { _id: false })], default: [] },
+    deal_source_id: { type: Number, default: 0 },
     created_time: { type: Number, required: true },
     updated_time: { type: Number, required: true },
   },
   { versionKey: false },
 );
+dealSchema.index({ account: 1, deal_source_id: 1 }); // deals of a deleted deal source (their source cleared)
 dealSchema.index({ account: 1, created_time: 1, _id: 1 }); // D1 list, count
 dealSchema.index({ account: 1, updated_time: 1, _id: 1 }); // D1 by global_sort_key (-)updated_time
 dealSchema.index({ account: 1, pipeline_id: 1, updated_time: 1, _id: 1 }); // D10 by (-)updated_time

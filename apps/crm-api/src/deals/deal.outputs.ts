@@ -20,6 +20,7 @@ export const dealOutput = z.strictObject({
   contact_ids: z.array(z.string()),
   contacts: z.array(contactOutput).meta({ description: 'The related contacts, as full contact objects' }),
   custom_data: z.array(z.strictObject({ name: z.string(), value: z.string() })),
+  deal_source_id: z.number().int().meta({ description: 'Id of the deal source (GET /dev/api/categories?entity_type=DEAL_SOURCE); 0: none' }),
   notes: z.array(z.string()).meta({ description: 'Ids of the notes related to the deal, oldest first (read-only; relate notes with deal_ids on the notes calls)' }),
   entity_type: z.literal('deal'),
   track: z.string().optional().meta({ description: 'Name of the track' }),

@@ -46,6 +46,11 @@ export function dealRepository(scope: AccountScope<DealDoc>) {
     countInTrack: (track: number, milestones?: string[]) => scope.count({ pipeline_id: track, ...(milestones && { milestone: { $in: milestones } }) }),
     countOwnedBy: (owner: number) => scope.count({ owner_id: owner }),
 
+    /** Deals whose source was `sourceId` (the deal `recordId`, or every deal) get none (0), each atomically. */
+    clearSource: (sourceId: number, recordId?: number) =>
+      scope.updateMany({ deal_source_id: sourceId, ...(recordId !== undefined && { _id: recordId }) }, { $set: { deal_source_id: 0 } }),
+    /** delete-contact: the contacts leave the deal, which records the change (atomically). */
+    unrelateContacts: (dealId: number, contactIds: number[]) => scope.removeFromLists({ _id: dealId }, 'contact_ids', contactIds, { updated_time: nowSeconds() }),
     /** Takes the contacts out of the deal `recordId`, or of every deal; each deal changed atomically. */
     removeContacts: (contactIds: number[], recordId?: number) =>
       scope.removeFromLists(recordId === undefined ? {} : { _id: recordId }, 'contact_ids', contactIds),

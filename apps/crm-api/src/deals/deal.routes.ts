@@ -8,7 +8,7 @@ import { pageReply } from '../http/page-reply';
 import { DEAL_PAGE } from './deal.paging';
 import { byMilestoneOutput, dealOutput, dealPageOutput, deletedOutput } from './deal.outputs';
 import { shownDealView } from './deal.presenter';
-import { basedQuery, bulkInput, byPipelineQuery, contactDealsParams, dealInput, dealParams, dealPatch, emailParams, listQuery, wholeListQuery } from './deal.schemas';
+import { basedQuery, bulkInput, byPipelineQuery, contactDealsParams, dealInput, dealContactRemoval, dealParams, dealPatch, emailParams, listQuery, wholeListQuery } from './deal.schemas';
 import type { DealService } from './deal.service';
 import { milestoneReply } from './milestone-view';
 import { BODY_LIMITS } from '../http/body-limits';
@@ -82,6 +82,13 @@ export function dealRoutes(deals: DealService): AnyRoute[] {
       request: { body: dealPatch, bodyLimit: BODY_LIMITS.records },
       responses: { 200: one, 404: notFoundError },
       handler: async ({ body, store }) => ({ status: 200, body: shownDealView(await deals.patch(store, body)) }),
+    }),
+    route.put(`${BASE}/partial-update/delete-contact`, {
+      summary: 'Take contacts out of the deal with the id in the body (the original\'s "Remove contacts of a deal")',
+      description: 'Body `{"id": …, "contact_ids": [...]}` (a whole deal JSON is accepted; its other fields are not changed). Ids the deal does not relate are skipped.',
+      request: { body: dealContactRemoval, bodyLimit: BODY_LIMITS.records },
+      responses: { 200: one, 404: notFoundError },
+      handler: async ({ body, store }) => ({ status: 200, body: shownDealView(await deals.removeContacts(store, body.id, body.contact_ids)) }),
     }),
     route.post(`${BASE}/email/:email`, {
       summary: 'D5: create a deal related to the contact with this email',

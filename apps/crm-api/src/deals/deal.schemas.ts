@@ -37,6 +37,10 @@ const writable = {
   close_date: intField({ min: 0, max: MAX_EPOCH_SECONDS }).meta({ description: 'epoch seconds', override: { type: ['integer', 'string'] } }),
   owner_id: idField.meta({ description: 'Id of a user of the account' }),
   contact_ids: z.array(idField).max(MAX_CONTACTS, `at most ${MAX_CONTACTS} contacts`).optional(),
+  deal_source_id: z
+    .union([z.literal(0), z.enum(['0', '']).transform(() => 0), idField], 'must be the id of a deal source (GET /dev/api/categories?entity_type=DEAL_SOURCE), or 0 for none')
+    .meta({ description: 'Id of a deal source of the account (a DEAL_SOURCE category); 0 (default) or "" for none', override: { type: ['integer', 'string'] } })
+    .optional(),
   // replaced whole by every write: what a request sends is what the deal stores
   custom_data: z
     .array(z.strictObject({ name: z.string().min(1, 'must not be empty').max(CUSTOM_NAME_MAX), value: z.string().max(CUSTOM_TEXT_MAX) }))
@@ -73,6 +77,16 @@ export const dealPatch = z
   .partial()
   .extend({ id: idField, ...shown });
 export type DealPatch = z.output<typeof dealPatch>;
+
+/**
+ * partial-update/delete-contact: a deal JSON with its id and the contacts to take out; its other
+ * fields are checked as partial-update checks them and left unchanged (the original: "This will not
+ * affect other fields").
+ */
+export const dealContactRemoval = dealPatch.extend({
+  contact_ids: z.array(idField).min(1, 'must list at least one contact id').max(MAX_CONTACTS, `at most ${MAX_CONTACTS} contacts`),
+});
+export type DealContactRemoval = z.output<typeof dealContactRemoval>;
 
 export const dealParams = z.strictObject({ id: pathId });
 export const contactDealsParams = z.strictObject({ id: pathId });

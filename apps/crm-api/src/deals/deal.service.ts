@@ -13,12 +13,14 @@ import { MILESTONE_VIEW_MAX_DEALS } from './milestone-view';
 import { nowSeconds } from '../input/epoch';
 import type { EventRecorder } from '../webhooks/event-recorder';
 import { recordEvents } from '../webhooks/record-events';
+import { assertCustomValues } from '../custom-fields/custom-values';
+import type { CustomDatum } from './deal.model';
 
 export const dealNotFound = (id: number) => new HttpError(404, 'deal_not_found', `No deal with id ${id}`);
 
 /** The writable fields of a deal. */
-type DealState = Pick<DealDoc, 'name' | 'description' | 'expected_value' | 'pipeline_id' | 'milestone' | 'probability' | 'close_date' | 'owner_id' | 'contact_ids' | 'custom_data'>;
-type Refs = Partial<Pick<DealDoc, 'pipeline_id' | 'milestone' | 'owner_id' | 'contact_ids'>>;
+type DealState = Pick<DealDoc, 'name' | 'description' | 'expected_value' | 'pipeline_id' | 'milestone' | 'probability' | 'close_date' | 'owner_id' | 'contact_ids' | 'custom_data' | 'deal_source_id'>;
+type Refs = Partial<Pick<DealDoc, 'pipeline_id' | 'milestone' | 'owner_id' | 'contact_ids' | 'deal_source_id'>>;
 
 const unique = (ids: number[]) => [...new Set(ids)];
 
@@ -35,6 +37,7 @@ function stateOf(input: DealInput): DealState {
     owner_id: input.owner_id,
     contact_ids: unique(input.contact_ids ?? []),
     custom_data: input.custom_data ?? [],
+    deal_source_id: input.deal_source_id ?? 0,
   };
 }
 
@@ -80,6 +83,9 @@ export function dealService(deps: { tracks: TrackService; contacts: ContactServi
     if (refs.owner_id !== undefined && !(await store.users.exists(refs.owner_id))) {
       issues.push({ field: 'owner_id', message: `names no user of this account (${refs.owner_id})` });
     }
+    if (refs.deal_source_id && !(await store.categories.isOfType(refs.deal_source_id, 'DEAL_SOURCE'))) {
+      issues.push({ field: 'deal_source_id', message: `names no deal source of this account (${refs.deal_source_id}); see GET /dev/api/categories?entity_type=DEAL_SOURCE` });
+    }
     if (refs.contact_ids?.length) {
       const found = await store.contacts.existingIds(refs.contact_ids);
       const missing = refs.contact_ids.filter((id) => !found.has(id));
@@ -101,18 +107,20 @@ export function dealService(deps: { tracks: TrackService; contacts: ContactServi
   async function settle(store: AccountStore, written: DealDoc, undo: () => Promise<unknown>): Promise<DealDoc> {
     const id = written._id;
     let doc = written;
-    const issues = await refIssues(store, { pipeline_id: doc.pipeline_id, milestone: doc.milestone, owner_id: doc.owner_id, contact_ids: doc.contact_ids });
-    const gone = issues.filter((issue) => issue.field !== 'contact_ids');
+    const issues = await refIssues(store, { pipeline_id: doc.pipeline_id, milestone: doc.milestone, owner_id: doc.owner_id, contact_ids: doc.contact_ids, deal_source_id: doc.deal_source_id });
+    const gone = issues.filter((issue) => issue.field !== 'contact_ids' && issue.field !== 'deal_source_id');
     if (gone.length) {
       await undo();
       throw validationFailed(gone.map((issue) => ({ ...issue, message: `${issue.message} (changed while the deal was being saved)` })));
     }
-    if (issues.length) {
+    if (issues.some((issue) => issue.field === 'contact_ids')) {
       const found = await store.contacts.existingIds(doc.contact_ids);
       const missing = doc.contact_ids.filter((c) => !found.has(c));
       await store.deals.removeContacts(missing, id);
-      doc = (await store.deals.get(id)) ?? doc;
     }
+    // the source deleted meanwhile: its delete cleared the deals it found, this one is cleared here
+    if (issues.some((issue) => issue.field === 'deal_source_id') && doc.deal_source_id) await store.deals.clearSource(doc.deal_source_id, id);
+    if (issues.length) doc = (await store.deals.get(id)) ?? doc;
     return doc;
   }
 
@@ -123,6 +131,10 @@ export function dealService(deps: { tracks: TrackService; contacts: ContactServi
       { pipeline_id: written.pipeline_id ?? before.pipeline_id, milestone: written.milestone ?? before.milestone, owner_id: written.owner_id ?? before.owner_id },
       before,
     );
+
+  /** The deal's custom data checked against the account's DEAL custom fields (only entries new or changed since `before`). */
+  const assertCustomData = (store: AccountStore, data: CustomDatum[], before?: CustomDatum[]) =>
+    assertCustomValues(store, 'DEAL', data.map((datum, index) => ({ ...datum, index })), 'custom_data', before);
 
   async function requireDeal(store: AccountStore, id: number): Promise<DealDoc> {
     const doc = await store.deals.get(id);
@@ -135,6 +147,7 @@ export function dealService(deps: { tracks: TrackService; contacts: ContactServi
     const state = stateOf(input);
     state.contact_ids = unique([...state.contact_ids, ...extraContacts]);
     await assertRefs(store, state);
+    await assertCustomData(store, state.custom_data);
     const now = nowSeconds();
     return events.created(store, async () => {
       const created = await store.deals.insert({ ...state, created_time: now, updated_time: now });
@@ -144,9 +157,10 @@ export function dealService(deps: { tracks: TrackService; contacts: ContactServi
 
   /** D4 and D3 with an id: the body is the whole deal; optional fields not sent take their defaults. */
   async function replace(store: AccountStore, id: number, input: DealInput): Promise<DealDoc> {
-    await requireDeal(store, id);
+    const current = await requireDeal(store, id);
     const state = stateOf(input);
     await assertRefs(store, state);
+    await assertCustomData(store, state.custom_data, current.custom_data);
     return events.updated(store, async () => {
       const before = await store.deals.setIf(id, {}, state);
       if (!before) throw dealNotFound(id);
@@ -162,7 +176,7 @@ export function dealService(deps: { tracks: TrackService; contacts: ContactServi
   async function patch(store: AccountStore, input: DealPatch): Promise<DealDoc> {
     const { id } = input;
     const changes: Partial<DealState> = {};
-    for (const key of ['name', 'description', 'expected_value', 'pipeline_id', 'milestone', 'probability', 'close_date', 'owner_id', 'custom_data'] as const) {
+    for (const key of ['name', 'description', 'expected_value', 'pipeline_id', 'milestone', 'probability', 'close_date', 'owner_id', 'custom_data', 'deal_source_id'] as const) {
       if (input[key] !== undefined) (changes as Record<string, unknown>)[key] = input[key];
     }
     if (input.contact_ids !== undefined) changes.contact_ids = unique(input.contact_ids);
@@ -171,7 +185,8 @@ export function dealService(deps: { tracks: TrackService; contacts: ContactServi
       async () => {
         const current = await requireDeal(store, id);
         const placement = { pipeline_id: changes.pipeline_id ?? current.pipeline_id, milestone: changes.milestone ?? current.milestone };
-        await assertRefs(store, { ...(moves && placement), owner_id: changes.owner_id, contact_ids: changes.contact_ids });
+        await assertRefs(store, { ...(moves && placement), owner_id: changes.owner_id, contact_ids: changes.contact_ids, deal_source_id: changes.deal_source_id });
+        if (changes.custom_data) await assertCustomData(store, changes.custom_data, current.custom_data);
         const guard = moves ? { pipeline_id: current.pipeline_id, milestone: current.milestone } : {};
         const written = await events.updated(store, async () => {
           const before = await store.deals.setIf(id, guard, changes);
@@ -203,6 +218,16 @@ export function dealService(deps: { tracks: TrackService; contacts: ContactServi
     async ofTrack(store: AccountStore, pipelineId: number, params: SortedPageParams): Promise<DealPage> {
       const track = pipelineId === 1 ? undefined : await deps.tracks.resolve(store, pipelineId);
       return shownPage(store, await store.deals.list(params, track?._id));
+    },
+
+    /** partial-update/delete-contact: the contacts leave the deal (ids it does not relate are skipped); nothing else changes. */
+    async removeContacts(store: AccountStore, id: number, contactIds: number[]): Promise<ShownDeal> {
+      await requireDeal(store, id);
+      const written = await events.updated(store, async () => {
+        await store.deals.unrelateContacts(id, unique(contactIds));
+        return requireDeal(store, id);
+      });
+      return shown(store, written);
     },
 
     /** D8: the Default track's deals by milestone. */

@@ -32,6 +32,7 @@ export function dealView(doc: DealDoc, related: DealRelations): z.input<typeof d
     contact_ids: related.contacts.map((contact) => String(contact.id)),
     contacts: related.contacts,
     custom_data: doc.custom_data.map(({ name, value }) => ({ name, value })),
+    deal_source_id: doc.deal_source_id ?? 0,
     /** The spec's `notes (list)`: ids of the related notes, as strings like a task's `notes`. */
     notes: related.notes.map(String),
     entity_type: 'deal' as const,

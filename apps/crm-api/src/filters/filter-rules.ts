@@ -113,7 +113,13 @@ function contactClause(rule: FilterRule, now: number): Clause {
 
 const DEAL_FIELDS = ['created_time', 'updated_time', 'close_date', 'milestone', 'expected_value'];
 
-function dealClause(rule: FilterRule, now: number): Clause {
+/** A custom field of the deal (a searchable DEAL definition's label) equal, or not, to RHS (case-sensitive). */
+function customDatumClause(rule: FilterRule): Clause {
+  const match = { $elemMatch: { name: rule.LHS, value: text(rule) } };
+  return oneOf(rule, TEXT_CONDITIONS) === 'EQUALS' ? { custom_data: match } : { custom_data: { $not: match } };
+}
+
+function dealClause(rule: FilterRule, now: number, customLabels: ReadonlySet<string>): Clause {
   switch (rule.LHS) {
     case 'created_time':
     case 'updated_time':
@@ -126,7 +132,8 @@ function dealClause(rule: FilterRule, now: number): Clause {
       return { milestone: oneOf(rule, TEXT_CONDITIONS) === 'EQUALS' ? value : { $ne: value } };
     }
     default:
-      throw new RuleError('LHS', `must be one of ${DEAL_FIELDS.join(', ')} for deals`);
+      if (customLabels.has(rule.LHS)) return customDatumClause(rule);
+      throw new RuleError('LHS', `must be one of ${DEAL_FIELDS.join(', ')} or the label of a searchable DEAL custom field for deals`);
   }
 }
 
@@ -134,8 +141,8 @@ function dealClause(rule: FilterRule, now: number): Clause {
  * The database filter of a dynamic filter (without the account): every rule of `rules` and, when
  * `or_rules` has any, at least one of them. Every rule error is reported, each naming its place.
  */
-export function filterQuery(filter: FilterJson, now = nowSeconds()): Clause {
-  const clauseOf = filter.contact_type === 'OPPORTUNITY' ? dealClause : contactClause;
+export function filterQuery(filter: FilterJson, now = nowSeconds(), dealCustomLabels: ReadonlySet<string> = new Set()): Clause {
+  const clauseOf = filter.contact_type === 'OPPORTUNITY' ? (rule: FilterRule, at: number) => dealClause(rule, at, dealCustomLabels) : contactClause;
   const issues: FieldIssue[] = [];
   const build = (list: FilterRule[], name: string) =>
     list.flatMap((rule, i) => {

@@ -31,6 +31,18 @@ export const filterJson = z.strictObject(
 );
 export type FilterJson = z.output<typeof filterJson>;
 
+/** The deal filter's filterJson: `contact_type`, when sent, is OPPORTUNITY. */
+const dealFilterJson = filterJson.extend({ contact_type: z.literal('OPPORTUNITY').default('OPPORTUNITY') });
+
+/** `filterJson` as JSON-object text (strings in double or single quotes), read by `schema`. */
+const filterJsonText = <S extends z.ZodType>(schema: S) =>
+  z.preprocess((value) => {
+    if (typeof value !== 'string') return value;
+    if (value.length > MAX_FILTER_JSON) return value; // fails the object check: not parsed at all
+    // the Java client single-quotes its strings ({'rules':[…]}); nothing else is loosened
+    return parseSingleQuotedJson(value) ?? value;
+  }, schema);
+
 /** POST /dev/api/filters/filter/dynamic-filter: form fields (or JSON), `filterJson` as JSON-object text (strings in double or single quotes). */
 export const dynamicFilterForm = z.strictObject({
   /** Default 20, 10 for deals (as their own lists); the route picks by `contact_type`. */
@@ -39,13 +51,13 @@ export const dynamicFilterForm = z.strictObject({
     .meta({ description: `Items per page (default ${DEFAULT_PAGE_SIZE}; ${DEAL_PAGE_DEFAULT} for OPPORTUNITY; at most ${PAGE_SIZE_MAX}). ${PAGE_SIZE_RULE}` }),
   cursor: pageParams(DEFAULT_PAGE_SIZE).cursor,
   global_sort_key: sortParam,
-  filterJson: z.preprocess(
-    (value) => {
-      if (typeof value !== 'string') return value;
-      if (value.length > MAX_FILTER_JSON) return value; // fails the object check: not parsed at all
-      // the Java client single-quotes its strings ({'rules':[…]}); nothing else is loosened
-      return parseSingleQuotedJson(value) ?? value;
-    },
-    filterJson,
-  ),
+  filterJson: filterJsonText(filterJson),
+});
+
+/** POST /dev/api/deal/filters/filter/dynamic-filter: the same form, for deals only. */
+export const dealFilterForm = dynamicFilterForm.extend({
+  page_size: intField({ min: 1, max: PAGE_SIZE_MAX })
+    .default(DEAL_PAGE_DEFAULT)
+    .meta({ description: `Items per page (default ${DEAL_PAGE_DEFAULT}, at most ${PAGE_SIZE_MAX}). ${PAGE_SIZE_RULE}` }),
+  filterJson: filterJsonText(dealFilterJson),
 });

@@ -2,6 +2,7 @@ import type { ContactPage, ContactService } from '../contacts/contact.service';
 import type { DealPage, DealService } from '../deals/deal.service';
 import type { SortedPageParams } from '../paging';
 import type { AccountStore } from '../store/crm-store';
+import { searchableLabels } from '../custom-fields/custom-values';
 import { filterQuery } from './filter-rules';
 import type { FilterJson } from './filter.schemas';
 
@@ -16,7 +17,7 @@ export function filterService(contacts: ContactService, deals: DealService) {
       contacts.shownPage(store, await store.contacts.filtered(filterQuery(filter), params, JSON.stringify(filter))),
 
     deals: async (store: AccountStore, filter: FilterJson, params: SortedPageParams): Promise<DealPage> =>
-      deals.shownPage(store, await store.deals.filtered(filterQuery(filter), params, JSON.stringify(filter))),
+      deals.shownPage(store, await store.deals.filtered(filterQuery(filter, undefined, await searchableLabels(store, 'DEAL')), params, JSON.stringify(filter))),
   };
 }
 

@@ -21,7 +21,7 @@ export const BODY_LIMITS = {
   properties: '512kb',
   /** a few ids, numbers or an email; a track's 50 milestones of ≤ 100 characters (5,000); 100 tags of ≤ 50 */
   fields: '64kb',
-  /** D7: 1,000 ids as digit strings */
+  /** D7 and notes/bulk: 1,000 ids as digit strings */
   ids: '64kb',
   /** search/email: 100 emails of ≤ 254 characters, as form-encoded JSON-array text */
   emails: '256kb',

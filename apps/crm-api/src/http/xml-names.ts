@@ -20,6 +20,8 @@ export const XML_NAMES = {
   event: named('event', 'events'),
   track: named('track', 'tracks'),
   user: named('user', 'users'),
+  customField: named('customFieldDef', 'customFieldDefs'),
+  category: named('category', 'categories'),
   result: { root: 'result' },
   webhook: { root: 'webhook' },
   webhooks: { root: 'webhooks', item: 'webhook' },

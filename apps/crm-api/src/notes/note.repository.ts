@@ -17,6 +17,13 @@ export function noteRepository(scope: AccountScope<NoteDoc>) {
     ofDeals: (dealIds: number[], limit: number) =>
       scope.driverFind<Pick<NoteDoc, '_id' | 'deals'>>({ deals: { $in: dealIds } }, { projection: { deals: 1 }, sort: { created_time: 1, _id: 1 }, limit }),
 
+    byIds: (ids: number[]) => scope.find({ _id: { $in: ids } }),
+    /** Deletes the notes among `ids`; answers the ids deleted (those of the account). */
+    async removeMany(ids: number[]): Promise<number[]> {
+      const found = (await scope.find<{ _id: number }>({ _id: { $in: ids } }, { _id: 1 })).map((note) => note._id);
+      if (found.length) await scope.deleteMany({ _id: { $in: found } });
+      return found;
+    },
     /** Whether every id names a note. */
     allExist: async (ids: number[]) => (await scope.count({ _id: { $in: ids } })) === ids.length,
     countOwnedBy: (owner: number) => scope.count({ owner }),

@@ -9,7 +9,7 @@ import { pageReply } from '../http/page-reply';
 import type { AccountStore } from '../store/crm-store';
 import { NOTE_PAGE } from './note.paging';
 import { noteListOutput, noteOutput } from './note.outputs';
-import { contactNoteParams, contactNotesParams, dealNotesParams, noteByEmailForm, noteInput, noteUpdateInput, wholeListQuery, type NoteInput, type NoteUpdateInput } from './note.schemas';
+import { contactNoteParams, contactNotesParams, dealNotesParams, noteByEmailForm, noteInput, notesBulkForm, noteUpdateInput, wholeListQuery, type NoteInput, type NoteUpdateInput } from './note.schemas';
 import type { NoteFields, NoteService } from './note.service';
 import { noteView } from './note.view';
 import { BODY_LIMITS } from '../http/body-limits';
@@ -64,6 +64,16 @@ export function noteRoutes(notes: NoteService): AnyRoute[] {
       responses: { 204: { description: 'Note added' } },
       handler: async ({ body, user, store }) => {
         await notes.createForEmail(store, body.email, { ...body.note, owner: user._id });
+        return { status: 204 };
+      },
+    }),
+    route.post('/dev/api/contacts/notes/bulk', {
+      summary: 'Delete notes (the original\'s "delete notes from a deal"): form field ids, JSON-array text of note ids',
+      description: `Each listed note of the account is deleted, whatever contacts and deals it relates, and leaves the tasks that relate it; ids of no note of the account are skipped. At most 1000 ids.`,
+      request: { body: notesBulkForm, bodyTypes: ['form', 'json'], bodyLimit: BODY_LIMITS.ids },
+      responses: { 204: { description: 'Notes removed' } },
+      handler: async ({ body, store }) => {
+        await notes.removeMany(store, body.ids);
         return { status: 204 };
       },
     }),

@@ -1,5 +1,5 @@
 import { xmlRoot } from '@lib/routing';
-import { pathId, text, z } from '@lib/validation';
+import { formArray, pathId, text, z } from '@lib/validation';
 import { contactIdList, idList } from '../contacts/contact-links';
 import { idField } from '../input/fields';
 import { wholeListQuery as wholeList } from '../paging';
@@ -46,6 +46,12 @@ export const noteByEmailForm = z.strictObject({
     },
     z.strictObject({ subject, description }, 'must be JSON object text with subject and description'),
   ),
+});
+
+/** notes/bulk: the form field `ids`, JSON-array text of note ids (or a JSON body `{"ids": [...]}`). */
+export const NOTES_BULK_MAX = 1000;
+export const notesBulkForm = z.strictObject({
+  ids: formArray(idField).pipe(z.array(z.number()).min(1, 'must list at least one note id').max(NOTES_BULK_MAX, `at most ${NOTES_BULK_MAX} ids`)),
 });
 
 export const contactNotesParams = z.strictObject({ contact_id: pathId });

@@ -64,6 +64,20 @@ export function noteService(contacts: ContactService, recorder: EventRecorder) {
     /** GET /dev/api/opportunity/{id}/notes. */
     ofDeal: async (store: AccountStore, dealId: number, params: PageParams): Promise<ShownPage<NoteDoc, undefined>> => shownAsIs(await store.notes.ofDeal(dealId, params)),
 
+    /**
+     * notes/bulk: deletes the listed notes of the account whatever they relate (as the original), and
+     * takes them out of the tasks that relate them; ids of no note of the account are skipped.
+     */
+    async removeMany(store: AccountStore, ids: number[]): Promise<void> {
+      // one note.deleted per note deleted, each as it was
+      await recorder.withEvents(store, ['note.deleted'], async (tx) => {
+        const before = tx.heard('note.deleted') ? await store.notes.byIds([...new Set(ids)]) : [];
+        const deleted = await store.notes.removeMany([...new Set(ids)]);
+        if (deleted.length) await store.tasks.removeNotes(deleted);
+        await tx.record(...before.flatMap((doc) => (deleted.includes(doc._id) ? [{ object: 'note' as const, action: 'deleted' as const, id: doc._id, data: noteView(doc) }] : [])));
+      });
+    },
+
     /** N4: removes only the relation; the note stays. */
     async unrelate(store: AccountStore, contactId: number, noteId: number): Promise<void> {
       await recorder.withEvents(store, ['note.updated'], async (tx) => {

@@ -82,6 +82,12 @@ export function accountScope<T extends AccountRecord>(access: ModelAccess<T>, ac
     findOneAndUpdate: (filter: ScopedFilter, update: ScopedUpdate, returnDocument: 'before' | 'after') =>
       model.findOneAndUpdate(where(filter), update as UpdateQuery<T>, { returnDocument }).lean<T>(),
     deleteOne: (filter: ScopedFilter) => model.deleteOne(where(filter)),
+    /** Deletes the record matching `filter`; the record deleted, or null when none was (also when another request deleted it first). */
+    async takeOne(filter: ScopedFilter): Promise<T | null> {
+      const doc = await model.findOne(where(filter)).lean<T>();
+      if (!doc) return null;
+      return (await model.deleteOne({ _id: doc._id, account })).deletedCount > 0 ? doc : null;
+    },
     deleteMany: (filter: ScopedFilter) => model.deleteMany(where(filter)),
 
     /** Hot reads straight to the driver: the same plain documents as `lean()`, without a mongoose Query. */

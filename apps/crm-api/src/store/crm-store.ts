@@ -15,6 +15,10 @@ import { eventRepository, type EventRepository } from '../events/event.repositor
 import { noteModel, type NoteDoc } from '../notes/note.model';
 import { noteRepository, type NoteRepository } from '../notes/note.repository';
 import type { CrmPager } from '../paging';
+import { categoryModel, type CategoryDoc } from '../categories/category.model';
+import { categoryRepository, type CategoryRepository } from '../categories/category.repository';
+import { customFieldModel, type CustomFieldDoc } from '../custom-fields/custom-field.model';
+import { customFieldRepository, type CustomFieldRepository } from '../custom-fields/custom-field.repository';
 import { taskModel, type TaskDoc } from '../tasks/task.model';
 import { taskRepository, type TaskRepository } from '../tasks/task.repository';
 import { trackModel, type TrackDoc } from '../tracks/track.model';
@@ -29,7 +33,7 @@ import { accountScope, type AccountRecord, type ModelAccess } from './account-sc
 import { keyedScope } from './keyed-scope';
 
 /** Every model of the service, registered on the connection once, so that the start-up makes each collection and its indexes before the first request. */
-const MODELS = { accounts: accountModel, users: domainUserModel, contacts: contactModel, claims: emailClaimModel, tracks: trackModel, deals: dealModel, notes: noteModel, tasks: taskModel, events: eventModel, webhooks: webhookModel, deliveries: deliveryModel, eventSequences: eventSequenceModel };
+const MODELS = { accounts: accountModel, users: domainUserModel, contacts: contactModel, claims: emailClaimModel, tracks: trackModel, deals: dealModel, notes: noteModel, tasks: taskModel, events: eventModel, customFields: customFieldModel, categories: categoryModel, webhooks: webhookModel, deliveries: deliveryModel, eventSequences: eventSequenceModel };
 
 /**
  * The tenant data of one account: its repositories, each bound to the account. The only door to
@@ -49,6 +53,9 @@ export interface AccountStore {
   readonly notes: NoteRepository;
   readonly tasks: TaskRepository;
   readonly events: EventRepository;
+  readonly customFields: CustomFieldRepository;
+  /** Deal sources and the other kinds of category. */
+  readonly categories: CategoryRepository;
   /** The account's webhooks (webhooks/). */
   readonly webhooks: WebhookRepository;
   /** The account's webhook deliveries and its records' event numbers (account-outbox.ts). */
@@ -77,6 +84,8 @@ function partsOf(connection: Connection, pager: CrmPager) {
     notes: access<NoteDoc>(models.notes),
     tasks: access<TaskDoc>(models.tasks),
     events: access<EventDoc>(models.events),
+    customFields: access<CustomFieldDoc>(models.customFields),
+    categories: access<CategoryDoc>(models.categories),
     webhooks: access<WebhookDoc>(models.webhooks),
     deliveries: driverCollection(models.deliveries),
     eventSequences: models.eventSequences,
@@ -104,6 +113,8 @@ class AccountData implements AccountStore {
   #notes?: NoteRepository;
   #tasks?: TaskRepository;
   #events?: EventRepository;
+  #customFields?: CustomFieldRepository;
+  #categories?: CategoryRepository;
   #webhooks?: WebhookRepository;
   #outbox?: AccountOutbox;
 
@@ -153,6 +164,12 @@ class AccountData implements AccountStore {
   }
   transaction<T>(work: () => Promise<T>): Promise<T> {
     return inTransaction(this.#parts.connection, work);
+  }
+  get customFields() {
+    return (this.#customFields ??= customFieldRepository(this.#scope(this.#parts.customFields)));
+  }
+  get categories() {
+    return (this.#categories ??= categoryRepository(this.#scope(this.#parts.categories)));
   }
 }
 

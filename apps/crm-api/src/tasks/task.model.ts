@@ -58,6 +58,7 @@ taskSchema.index({ account: 1, is_complete: 1, due: 1, _id: 1 }); // T1 and T3 p
 taskSchema.index({ account: 1, owner: 1, due: 1, _id: 1 }); // T4 tasks of the caller; T5 owner filter
 taskSchema.index({ account: 1, type: 1, due: 1, _id: 1 }); // T5 type filter
 taskSchema.index({ account: 1, contacts: 1, due: -1, _id: -1 }); // C10 tasks of a contact, latest due first; contact deletion clean-up
+taskSchema.index({ account: 1, notes: 1 }); // tasks relating deleted notes (notes/bulk)
 
 export function taskModel(connection: Connection): Model<TaskDoc> {
   return connection.models.Task ?? connection.model<TaskDoc>('Task', taskSchema, 'tasks');

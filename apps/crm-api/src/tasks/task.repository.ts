@@ -17,6 +17,8 @@ export function taskRepository(scope: AccountScope<TaskDoc>) {
 
     countOwnedBy: (owner: number) => scope.count({ owner }),
     /** Takes the contacts out of the task `recordId`, or of every task; each task changed atomically. */
+    /** Deleted notes leave every task, each task changed atomically. */
+    removeNotes: (noteIds: number[]) => scope.removeFromLists({}, 'notes', noteIds),
     removeContacts: (contactIds: number[], recordId?: number) =>
       scope.removeFromLists(recordId === undefined ? {} : { _id: recordId }, 'contacts', contactIds),
   };

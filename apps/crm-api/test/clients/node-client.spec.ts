@@ -193,16 +193,26 @@ describe('notes, tasks and events', () => {
   });
 });
 
-describe('calls outside the spec', () => {
-  it.each([
-    ['getDealSource', '/dev/api/categories?entity_type=DEAL_SOURCE'],
-    ['getContactCustomField', '/dev/api/custom-fields/scope/position?scope=CONTACT'],
-  ])('%s is a 404: categories and custom-field definitions are not part of this service', async (_name, path) => {
-    expect((await client.get(path)).status).toBe(404);
+describe('custom fields and deal sources (issue 25)', () => {
+  it('getDealSource: GET categories?entity_type=DEAL_SOURCE answers the JSON array the client parses, the defaults of a new account', async () => {
+    const res = await client.get('/dev/api/categories?entity_type=DEAL_SOURCE');
+    expect(res.status).toBe(200);
+    const sources = JSON.parse(res.text);
+    expect(sources.map((s: { label: string; name: string; order: number }) => [s.label, s.name, s.order])).toEqual([
+      ['Website', 'WEBSITE', 1],
+      ['Referral', 'REFERRAL', 2],
+      ['Ads', 'ADS', 3],
+    ]);
   });
 
-  it('createCustomField / updateCustomField are a 404 too', async () => {
-    expect((await client.json('post', '/dev/api/custom-fields', { label: 'x' })).status).toBe(404);
-    expect((await client.json('put', '/dev/api/custom-fields', { label: 'x' })).status).toBe(404);
+  it('createCustomField, getContactCustomField and updateCustomField, as the client sends them (chunked JSON)', async () => {
+    const created = await client.json('post', '/dev/api/custom-fields', { field_label: 'Plan', field_type: 'LIST', field_data: 'Basic;Pro', scope: 'CONTACT', is_required: false, searchable: true });
+    expect(created.status).toBe(200);
+    const field = JSON.parse(created.text);
+    expect(field).toEqual({ id: expect.any(Number), field_label: 'Plan', field_type: 'LIST', field_data: 'Basic;Pro', scope: 'CONTACT', is_required: false, searchable: true, search_key: 'Plan', position: 0 });
+    const listed = await client.get('/dev/api/custom-fields/scope/position?scope=CONTACT');
+    expect([listed.status, JSON.parse(listed.text)]).toEqual([200, [field]]);
+    const updated = await client.json('put', '/dev/api/custom-fields', { ...field, field_data: 'Basic;Pro;Team' });
+    expect([updated.status, JSON.parse(updated.text)]).toEqual([200, { ...field, field_data: 'Basic;Pro;Team' }]);
   });
 });

@@ -135,6 +135,28 @@ it('deals, notes, tasks, events and tracks: created, updated, deleted, with the 
   expect([data('event.created', event.body.id), data('event.updated', event.body.id), data('event.deleted', event.body.id)]).toEqual([event.body, eventEdit.body, eventEdit.body]);
 });
 
+it('notes/bulk: one note.deleted per note deleted, as it was; partial-update/delete-contact: deal.updated as its GET shows it after', async () => {
+  const al = await h.contact(admin, 'Al', 'al@acme.test');
+  const bo = await h.contact(admin, 'Bo', 'bo@acme.test');
+  const deal = await h.createDeal(admin, await h.defaultTrack(admin), { contact_ids: [al.id, bo.id] });
+  const notes = [
+    await ctx.as(admin).post('/dev/api/notes').send({ subject: 'N1', description: 'D', contact_ids: [al.id] }),
+    await ctx.as(admin).post('/dev/api/notes').send({ subject: 'N2', description: 'D', deal_ids: [deal.id] }),
+  ];
+  const removed = await ctx.as(admin).put('/dev/api/opportunity/partial-update/delete-contact').send({ id: deal.id, contact_ids: [bo.id] });
+  const dealAfter = await ctx.as(admin).get(`/dev/api/opportunity/${deal.id}`);
+  const bulk = await ctx.as(admin).post('/dev/api/contacts/notes/bulk').set('Content-Type', FORM).send(`ids=${JSON.stringify([notes[0].body.id, notes[1].body.id, 999])}`);
+  expect([...notes.map((r) => r.status), removed.status, bulk.status]).toEqual([200, 200, 200, 204]);
+
+  const events = await eventsReceived(2 + 1 + 2 + 1 + 2);
+  const data = (name: string, id: number) => events.find((e) => e.name === name && e.id === id)?.data;
+  expect(byName(events.filter((e) => e.name === 'note.deleted')).sort()).toEqual(notes.map((n) => `note.deleted ${n.body.id}`).sort());
+  expect([data('note.deleted', notes[0].body.id), data('note.deleted', notes[1].body.id)]).toEqual(notes.map((n) => n.body));
+  expect(data('Opportunity is Updated', deal.id)).toEqual(removed.body);
+  expect(removed.body.contact_ids).toEqual([String(al.id)]);
+  expect(dealAfter.body).toEqual(removed.body);
+});
+
 it('a deleted company: its persons, which lose it, are reported updated as their GET shows them after', async () => {
   const acme = await ctx.as(admin).post('/dev/api/contacts').send(company('Acme Co'));
   const al = await ctx.as(admin).post('/dev/api/contacts').send(person('Al', undefined, { contact_company_id: acme.body.id }));
