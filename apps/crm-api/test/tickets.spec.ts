@@ -1,5 +1,6 @@
 import { contactModel } from '../src/contacts/contact.model';
 import { ticketGroupModel, ticketModel, ticketNoteModel } from '../src/tickets/ticket.model';
+import { TICKET_NOTE_WORST_BYTES, TICKET_WORST_BYTES } from '../src/tickets/ticket.paging';
 import { crmData } from '../src/wiring';
 import { expectError, storedState } from './expectations';
 import { person, setupCrmApp, type TestUser } from './setup-app';
@@ -263,5 +264,26 @@ describe('deletes clean up tickets\' links', () => {
     expect(unassigned).toMatchObject({ assigned_to_group: true, groupID: support });
     expect(unassigned).not.toHaveProperty('assigneeID');
     expect(unassigned).not.toHaveProperty('assigned_time');
+  });
+});
+
+describe('bounds', () => {
+  it('a ticket and a note at their bounds are stored whole and answered within their documented worst size, JSON and XML', async () => {
+    const big = '€'.repeat(65_536);
+    const ticket = await open(ann, { html_text: big, subject: 's'.repeat(1000), requester_name: 'n'.repeat(100), cc_emails: Array.from({ length: 20 }, (_, i) => `${'c'.repeat(240)}${i}@x.test`), labels: Array.from({ length: 20 }, (_, i) => `${'l'.repeat(48)}${i}`) });
+    expect(ticket.html_text).toBe(big);
+    expect((await ctx.as(ann).post(`/dev/api/notes/${ticket.id}`).send({ html_text: big })).status).toBe(200);
+    for (const accept of ['application/json', 'application/xml']) {
+      const list = await ctx.as(ann).get(`${T}/filter?filter_id=1`).set('Accept', accept);
+      expect(Buffer.byteLength(list.text)).toBeLessThanOrEqual(TICKET_WORST_BYTES.sent);
+      const notes = await ctx.as(ann).get(`${T}/notes/${ticket.id}?page_size=1`).set('Accept', accept);
+      expect(Buffer.byteLength(notes.text)).toBeLessThanOrEqual(TICKET_NOTE_WORST_BYTES.sent);
+    }
+  });
+
+  it('a ticket holds at most 1000 notes: the next is a 400 naming html_text', async () => {
+    const ticket = await open(ann);
+    await ticketModel(ctx.connection).updateOne({ _id: ticket.id }, { $set: { notes_count: 1000 } });
+    expectError(await ctx.as(ann).post(`/dev/api/notes/${ticket.id}`).send({ html_text: 'one more' }), 400, 'bad_request', ['html_text']);
   });
 });
