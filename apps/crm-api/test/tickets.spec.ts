@@ -86,6 +86,16 @@ describe('POST /dev/api/tickets/new-ticket', () => {
     expect(notes.body).toEqual([{ id: expect.any(Number), ticket_id: res.body.id, created_by: 'REQUESTER', created_time: res.body.created_time, plain_text: text, html_text: text, note_type: 'PUBLIC', count: 1 }]);
   });
 
+  it('the requester\'s new contact is made by the contact service: a webhook hears contact.created (and nothing when the contact exists)', async () => {
+    const ada = await ctx.user('acme', 'ada@acme.test', { admin: true });
+    expect((await ctx.as(ada).post('/dev/api/webhooks').send({ url: 'https://hooks.example.com/crm', events: ['contact.created'] })).status).toBe(200);
+    const ticket = await open(ann);
+    const deliveries = () => ctx.connection.collection('webhook_deliveries').find({ account: ann.account }).toArray();
+    expect((await deliveries()).map((d) => [d.event, d.resource])).toEqual([['contact.created', `contact:${ticket.contactID}`]]);
+    await open(ann);
+    expect(await deliveries()).toHaveLength(1);
+  });
+
   it('links the contact that has the email (no new contact), takes an assignee and labels, answers XML', async () => {
     const al = (await ctx.as(ann).post('/dev/api/contacts').send(person('Al', 'al@acme.test'))).body.id;
     const before = await contactModel(ctx.connection).countDocuments();
