@@ -107,6 +107,13 @@ describe('POST /dev/api/tickets/new-ticket', () => {
     expect(await contactModel(ctx.connection).countDocuments()).toBe(before);
   });
 
+  it('reads an XML body (the Java client\'s way), lists included', async () => {
+    const xml = `<ticket><requester_name>Al</requester_name><requester_email>al@x.test</requester_email><subject>S</subject><priority>HIGH</priority><status>NEW</status><groupID>${support}</groupID><html_text>&lt;b&gt;Hi&lt;/b&gt;</html_text><cc_emails>a@x.test</cc_emails><cc_emails>b@x.test</cc_emails><labels>vip</labels></ticket>`;
+    const res = await ctx.as(ann).post(`${T}/new-ticket`).set('Content-Type', 'application/xml').send(xml);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ html_text: '<b>Hi</b>', cc_emails: ['a@x.test', 'b@x.test'], labels: ['vip'], priority: 'HIGH' });
+  });
+
   it('sanitises html_text: no script, event handler or javascript: link is stored or shown', async () => {
     const html = '<p onclick="steal()">Hi <b>there</b><script>alert(1)</script><img src=x onerror=alert(2)><a href="javascript:alert(3)">x</a> <a href="https://ok.example">ok</a></p><iframe src="https://evil.example"></iframe>';
     const ticket = await open(ann, { html_text: html });
