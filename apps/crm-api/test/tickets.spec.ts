@@ -114,6 +114,14 @@ describe('POST /dev/api/tickets/new-ticket', () => {
     expect(res.body).toMatchObject({ html_text: '<b>Hi</b>', cc_emails: ['a@x.test', 'b@x.test'], labels: ['vip'], priority: 'HIGH' });
   });
 
+  it('tickets of one new requester at once make one contact, which every ticket links', async () => {
+    const answers = await Promise.all(Array.from({ length: 6 }, () => ctx.as(ann).post(`${T}/new-ticket`).send({ ...sample(), requester_email: 'rush@x.test' })));
+    expect(answers.map((res) => res.status)).toEqual(Array(6).fill(200));
+    const contacts = await contactModel(ctx.connection).find({ emails: 'rush@x.test' }).lean();
+    expect(contacts).toHaveLength(1);
+    expect(new Set(answers.map((res) => res.body.contactID))).toEqual(new Set([contacts[0]._id]));
+  });
+
   it('sanitises html_text: no script, event handler or javascript: link is stored or shown', async () => {
     const html = '<p onclick="steal()">Hi <b>there</b><script>alert(1)</script><img src=x onerror=alert(2)><a href="javascript:alert(3)">x</a> <a href="https://ok.example">ok</a></p><iframe src="https://evil.example"></iframe>';
     const ticket = await open(ann, { html_text: html });

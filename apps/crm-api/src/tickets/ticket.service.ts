@@ -1,4 +1,5 @@
 import { badRequest, HttpError, validationFailed } from '@lib/errors';
+import { retryWhileRaced } from '@lib/mongo';
 import { sortKeysOf } from '@lib/paging';
 import type { DomainUserDoc } from '../accounts/domain-user.model';
 import type { ContactService } from '../contacts/contact.service';
@@ -12,6 +13,8 @@ import { TICKET_HTML_MAX, TICKET_NOTES_MAX, type NewTicketInput, type TicketFilt
 export const ticketNotFound = (id: number) => new HttpError(404, 'ticket_not_found', `No ticket with id ${id}`);
 /** The group every account starts with (the original's default help-desk group). */
 export const DEFAULT_GROUP = 'Support';
+/** How long a ticket waits for the contact another request is making for its requester. */
+const REQUESTER_WAIT_MS = 2_000;
 
 /** The sanitised html and its text; 400 when sanitising made it longer than it may be stored. */
 function message(html: string) {
@@ -39,7 +42,11 @@ export function ticketService(contacts: ContactService) {
     await store.ticketGroups.insertIfAbsent({ group_name: DEFAULT_GROUP, created_time: Date.now() });
   }
 
-  /** The contact with the requester's email; a new person (through the contact service: claims, limit, contact.created) when none has it. */
+  /**
+   * The contact with the requester's email; a new person (through the contact service: claims,
+   * limit, contact.created) when none has it. When another request claims the email first (two
+   * tickets of one new requester at once), its contact is the requester's, once it is stored.
+   */
   async function requesterContact(store: AccountStore, caller: DomainUserDoc, name: string, email: string): Promise<number> {
     const found = await store.contacts.byEmailFast(email);
     if (found) return found._id;
@@ -47,10 +54,8 @@ export function ticketService(contacts: ContactService) {
       const made = await contacts.create(store, caller, { type: 'PERSON', properties: [...nameProperties(name), { type: 'SYSTEM', name: 'email', value: email }] });
       return made.item._id;
     } catch (err) {
-      // another request made the contact meanwhile: it is the requester's
-      const meanwhile = err instanceof HttpError && err.status === 400 ? await store.contacts.byEmailFast(email) : null;
-      if (meanwhile) return meanwhile._id;
-      throw err;
+      if (!(err instanceof HttpError && err.code === 'duplicate_email')) throw err;
+      return retryWhileRaced(async () => (await store.contacts.byEmailFast(email))?._id, () => err, { attempts: Infinity, withinMs: REQUESTER_WAIT_MS });
     }
   }
 
