@@ -103,12 +103,15 @@ export function ticketService(contacts: ContactService) {
         last_updated_time: now,
       });
       await store.ticketNotes.insert({ ticket: ticket._id, created_by: 'REQUESTER', ...first, note_type: 'PUBLIC', created_time: now });
-      // the contact deleted while the ticket was written: its clean-up missed this ticket
-      if (!(await store.contacts.existingIds([contact])).has(contact)) {
-        await store.tickets.unlinkContact(contact);
-        return requireTicket(store, ticket._id);
-      }
-      return ticket;
+      // the contact or the assignee deleted while the ticket was written: their clean-up missed this ticket
+      const [contactGone, assigneeGone] = await Promise.all([
+        store.contacts.existingIds([contact]).then((ids) => !ids.has(contact)),
+        input.assigneeID !== undefined && store.users.byIds([input.assigneeID]).then((users) => users.length === 0),
+      ]);
+      if (!contactGone && !assigneeGone) return ticket;
+      if (contactGone) await store.tickets.unlinkContact(contact);
+      if (assigneeGone && input.assigneeID !== undefined) await store.tickets.unassign(input.assigneeID);
+      return requireTicket(store, ticket._id);
     },
 
     get: requireTicket,
