@@ -122,6 +122,15 @@ describe('POST /dev/api/tickets/new-ticket', () => {
     expect(new Set(answers.map((res) => res.body.contactID))).toEqual(new Set([contacts[0]._id]));
   });
 
+  it('at the account\'s contact limit a new requester is a 406 and nothing is stored; a known requester still gets a ticket', async () => {
+    await open(ann, { requester_email: 'known@x.test' });
+    await ctx.Account.updateOne({ _id: ann.account }, { $set: { contact_count: 1000 } }); // this file's limit (setupCrmApp's default)
+    const before = await storedState(ctx.connection);
+    expectError(await ctx.as(ann).post(`${T}/new-ticket`).send({ ...sample(), requester_email: 'new@x.test' }), 406, 'contact_limit_reached');
+    expect(await storedState(ctx.connection)).toEqual(before);
+    expect((await ctx.as(ann).post(`${T}/new-ticket`).send({ ...sample(), requester_email: 'known@x.test' })).status).toBe(200);
+  });
+
   it('sanitises html_text: no script, event handler or javascript: link is stored or shown', async () => {
     const html = '<p onclick="steal()">Hi <b>there</b><script>alert(1)</script><img src=x onerror=alert(2)><a href="javascript:alert(3)">x</a> <a href="https://ok.example">ok</a></p><iframe src="https://evil.example"></iframe>';
     const ticket = await open(ann, { html_text: html });
