@@ -10,11 +10,18 @@ const moduleNameMapper = Object.fromEntries(
   ]),
 );
 
+/** Dependencies published as ES modules only (see `transform`). */
+const ESM_ONLY = '(htmlparser2|domhandler|domutils|dom-serializer|domelementtype|entities)';
+
 module.exports = {
   testEnvironment: 'node',
   transform: {
     '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }],
+    // sanitize-html's parser (htmlparser2 and its dom packages) ships ES modules only: Node 24 requires
+    // them as they are in production, jest's module registry does not, so swc makes them CommonJS here
+    [`/node_modules/${ESM_ONLY}/.+\\.js$`]: ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }],
   },
+  transformIgnorePatterns: [`/node_modules/(?!${ESM_ONLY}/)`],
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper,
   testMatch: ['**/?(*.)spec.ts'],

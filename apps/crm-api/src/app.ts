@@ -33,6 +33,10 @@ import { categoryRoutes } from './categories/category.routes';
 import { categoryService } from './categories/category.service';
 import { customFieldRoutes } from './custom-fields/custom-field.routes';
 import { customFieldService } from './custom-fields/custom-field.service';
+import { documentRoutes } from './documents/document.routes';
+import { documentService } from './documents/document.service';
+import { ticketRoutes } from './tickets/ticket.routes';
+import { ticketService } from './tickets/ticket.service';
 
 export interface CrmAppConfig extends ServiceDeps {
   contactLimit: number;
@@ -74,6 +78,8 @@ export function createApp({ connection, logger, lifecycle, contactLimit, cursorS
       ...webhookRoutes(webhookManagement),
       ...customFieldRoutes(customFieldService()),
       ...categoryRoutes(categoryService()),
+      ...documentRoutes(documentService()),
+      ...ticketRoutes(ticketService(contacts)),
     ],
     errorFormat: errorObjectWithStatusBody,
     errorSend: sendCrmError,
@@ -84,7 +90,7 @@ export function createApp({ connection, logger, lifecycle, contactLimit, cursorS
       errorSchema: errorOutput,
       operationIdPrefix: '/dev/api',
       version: VERSION,
-      description: 'Contacts, companies, deals, notes, tasks, events and tracks, and webhooks that report their changes. See apps/crm-api/README.md.',
+      description: 'Contacts, companies, deals, notes, tasks, events and tracks, documents, help-desk tickets, and webhooks that report their changes. See apps/crm-api/README.md.',
       responseMediaTypes: ['application/json', 'application/xml'],
       securitySchemes: { basic: { type: 'http', scheme: 'basic', description: 'User name: the user email. Password: the user API key.' } },
     },

@@ -3,6 +3,8 @@ import type { Model } from 'mongoose';
 import { CONTACT_WORST_BYTES } from '../src/contacts/contact.paging';
 import { MAX_RELATED_CONTACTS } from '../src/contacts/contact-links';
 import { DEAL_WORST_BYTES } from '../src/deals/deal.paging';
+import { DOCUMENT_WORST_BYTES } from '../src/documents/document.paging';
+import { TICKET_NOTE_WORST_BYTES, TICKET_WORST_BYTES } from '../src/tickets/ticket.paging';
 import { EVENT_WORST_BYTES } from '../src/events/event.paging';
 import { EVENT_TITLE_MAX } from '../src/events/event.schemas';
 import { BODY_LIMITS } from '../src/http/body-limits';
@@ -59,7 +61,7 @@ describe.each([
 
 describe('the worst single record of each list fits a page', () => {
   it('the documented worst cases fit the budget with the list around them and a cursor', () => {
-    for (const worst of [CONTACT_WORST_BYTES, NOTE_WORST_BYTES, TASK_WORST_BYTES, EVENT_WORST_BYTES, DEAL_WORST_BYTES]) {
+    for (const worst of [CONTACT_WORST_BYTES, NOTE_WORST_BYTES, TASK_WORST_BYTES, EVENT_WORST_BYTES, DEAL_WORST_BYTES, DOCUMENT_WORST_BYTES, TICKET_WORST_BYTES, TICKET_NOTE_WORST_BYTES]) {
       expect(worst.sent + CURSOR_BYTES + 1024).toBeLessThanOrEqual(PAGE_BUDGET_BYTES);
     }
   });

@@ -43,9 +43,15 @@ describe('crm-api cross-account sweep, generated from the route table', () => {
       const cursor = page.body[0].cursor as string;
       // the intruder's own account has a contact with the same email: it must find that one, not the owner's
       await ctx.as(intruder).post('/dev/api/contacts').send(person('Rex', 'cy@acme.test'));
-      expect([acme.status, bob.status, page.status, typeof cursor]).toEqual([200, 200, 200, 'string']);
+      // a document of Bob's and a help-desk ticket of the owner's, each showing the marker
+      const doc = await ctx.as(owner).post('/dev/api/documents').send({ url: 'https://files.example/a.pdf', name: `${MARKER} doc`, contact_ids: [bob.body.id] });
+      const group = (await ctx.as(owner).get('/dev/api/tickets/groups')).body[0].id;
+      const ticket = await ctx.as(owner).post('/dev/api/tickets/new-ticket').send({
+        requester_name: 'Bob', requester_email: 'bob@acme.test', subject: `${MARKER} help`, priority: 'LOW', status: 'NEW', groupID: group, html_text: `${MARKER} text`,
+      });
+      expect([acme.status, bob.status, page.status, typeof cursor, doc.status, ticket.status]).toEqual([200, 200, 200, 'string', 200, 200]);
       return {
-        values: { id: bob.body.id, contact_id: bob.body.id, companyId: acme.body.id, email: 'bob@acme.test', owner_email: owner.email, cursor, q: MARKER },
+        values: { id: bob.body.id, contact_id: bob.body.id, contactId: bob.body.id, ticketId: ticket.body.id, ticket_id: ticket.body.id, groupID: group, companyId: acme.body.id, email: 'bob@acme.test', owner_email: owner.email, cursor, q: MARKER },
         marker: MARKER,
         owner: { Authorization: owner.auth },
         intruder: { Authorization: intruder.auth },
@@ -55,7 +61,8 @@ describe('crm-api cross-account sweep, generated from the route table', () => {
       const account = (await ctx.Account.findOne({ domain: 'acme' }).lean())!._id;
       const contacts = await ctx.Contact.find({ account }).sort({ _id: 1 }).lean();
       const users = await ctx.connection.collection('domain_users').find({ account }).sort({ _id: 1 }).toArray();
-      return JSON.stringify({ contacts, users: users.map(({ logged_in_time: _t, ...u }) => u) });
+      const others = await Promise.all(['documents', 'tickets', 'ticket_groups', 'ticket_notes'].map((name) => ctx.connection.collection(name).find({ account }).sort({ _id: 1 }).toArray()));
+      return JSON.stringify({ contacts, users: users.map(({ logged_in_time: _t, ...u }) => u), others });
     },
   });
 });

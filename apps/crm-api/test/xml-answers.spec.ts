@@ -20,7 +20,7 @@ const PHONE = '+1 555 0100';
 const DAY = 86_400;
 
 let ann: TestUser;
-const ids = { company: 0, person: 0, deal: 0, task: 0, note: 0, event: 0, track: 0, webhook: 0, customField: 0, source: 0 };
+const ids = { company: 0, person: 0, deal: 0, task: 0, note: 0, event: 0, track: 0, webhook: 0, customField: 0, source: 0, document: 0, ticket: 0, group: 0 };
 let delivery = '';
 
 beforeEach(async () => {
@@ -49,7 +49,12 @@ beforeEach(async () => {
   delivery = test.body.id;
   ids.customField = await created('/dev/api/custom-fields', { field_label: 'Plan', field_type: 'LIST', field_data: 'Basic;Pro' });
   ids.source = await created('/dev/api/categories', { label: 'Fair', entity_type: 'DEAL_SOURCE' });
+  ids.document = await created('/dev/api/documents', { url: 'https://files.example/a.pdf', contact_ids: [ids.person], deal_ids: [ids.deal] });
+  ids.group = (await ctx.as(ann).get('/dev/api/tickets/groups')).body[0].id;
+  ids.ticket = await created('/dev/api/tickets/new-ticket', ticketFields());
 });
+
+const ticketFields = () => ({ requester_name: 'Al', requester_email: 'al@acme.test', subject: 'Help', priority: 'LOW', status: 'NEW', groupID: ids.group, html_text: '<p>Hi</p>' });
 
 /** The value of each path parameter, by route (the same name means different records on different routes). */
 function pathValue(path: string, name: string): string {
@@ -64,6 +69,10 @@ function pathValue(path: string, name: string): string {
   if (name === 'id' && path.startsWith('/dev/api/webhooks/')) return String(ids.webhook);
   if (name === 'delivery_id') return delivery;
   if (name === 'id' && path.startsWith('/dev/api/custom-fields/')) return String(ids.customField);
+  if (name === 'id' && path.startsWith('/dev/api/documents/')) return String(ids.document);
+  if (name === 'contactId') return String(ids.person);
+  if (name === 'id' && path.startsWith('/dev/api/tickets/')) return String(ids.ticket);
+  if (name === 'ticketId') return String(ids.ticket);
   if (name === 'email' || path.includes('/email/')) return 'al@acme.test';
   throw new Error(`xml-answers: no value for :${name} of ${path}`);
 }
@@ -77,6 +86,7 @@ const QUERIES: Record<string, string> = {
   '/dev/api/custom-fields/scope/position': 'scope=CONTACT',
   '/dev/api/custom-fields/scope': 'scope=CONTACT',
   '/dev/api/categories': 'entity_type=DEAL_SOURCE',
+  '/dev/api/tickets/filter': 'filter_id=1',
 };
 
 const getRoutes = () => routeTable(ctx.app).filter((route) => route.method === 'get' && route.path.startsWith('/dev/api'));
@@ -162,6 +172,14 @@ const WRITES: Record<string, () => Promise<{ url?: string; body: object | string
   'PUT /dev/api/custom-fields': () => ({ body: { id: ids.customField, field_label: 'Plan', field_type: 'LIST', field_data: 'Basic;Pro;Team' } }),
   'POST /dev/api/categories': () => ({ body: { label: 'Partner', entity_type: 'DEAL_SOURCE' } }),
   'PUT /dev/api/categories': () => ({ body: { id: ids.source, label: 'Trade fair' } }),
+  'POST /dev/api/documents': () => ({ body: { url: 'https://files.example/b.pdf', contact_ids: [ids.person] } }),
+  'PUT /dev/api/documents': () => ({ body: { id: ids.document, url: 'https://files.example/c.pdf' } }),
+  'POST /dev/api/tickets/new-ticket': () => ({ body: ticketFields() }),
+  'POST /dev/api/notes/:ticketId': () => ({ body: { html_text: 'On it', note_type: 'PUBLIC' } }),
+  'DELETE /dev/api/tickets/:id': async () => {
+    const res = await ctx.as(ann).post('/dev/api/tickets/new-ticket').send(ticketFields());
+    return { url: `/dev/api/tickets/${res.body.id}`, body: {} };
+  },
 };
 
 /** The write routes whose success has a body. */

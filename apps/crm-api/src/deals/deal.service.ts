@@ -262,7 +262,7 @@ export function dealService(deps: { tracks: TrackService; contacts: ContactServi
     async remove(store: AccountStore, id: number): Promise<number[]> {
       const removed = await events.deleted(store, id, async () => {
         if (!(await store.deals.remove(id))) return false;
-        await store.notes.removeDeals([id]);
+        await Promise.all([store.notes.removeDeals([id]), store.documents.removeDeals([id])]);
         return true;
       });
       return removed ? [id] : [];
@@ -275,7 +275,7 @@ export function dealService(deps: { tracks: TrackService; contacts: ContactServi
         const before = tx.heard('deal.deleted') ? await store.deals.byIds(unique(ids)) : [];
         const views = before.length ? await viewsOf(store, before) : [];
         const found = await store.deals.removeMany(unique(ids));
-        if (found.length) await store.notes.removeDeals(found);
+        if (found.length) await Promise.all([store.notes.removeDeals(found), store.documents.removeDeals(found)]);
         await tx.record(...before.flatMap((doc, i) => (found.includes(doc._id) ? [{ object: 'deal' as const, action: 'deleted' as const, id: doc._id, data: views[i] }] : [])));
         return found;
       });

@@ -2,11 +2,12 @@ import type { RelatesContacts } from '../contacts/contact-links';
 import type { AccountStore } from '../store/crm-store';
 
 /**
- * Part of deleting a contact (C5): its id leaves every note, task, event and deal of the account,
- * each record changed atomically. A record written with the id while the delete runs removes it
- * itself (dropDeletedContacts, the deal's settle).
+ * Part of deleting a contact (C5): its id leaves every note, task, event, deal and document of the
+ * account, each record changed atomically; the tickets it requested stay (with the requester's name
+ * and email) without their `contactID`. A record written with the id while the delete runs removes
+ * it itself (dropDeletedContacts, the deal's settle, the ticket's create).
  */
 export async function contactDeleted(store: AccountStore, contactId: number): Promise<void> {
-  const relating: RelatesContacts[] = [store.notes, store.tasks, store.events, store.deals];
-  await Promise.all(relating.map((records) => records.removeContacts([contactId])));
+  const relating: RelatesContacts[] = [store.notes, store.tasks, store.events, store.deals, store.documents];
+  await Promise.all([...relating.map((records) => records.removeContacts([contactId])), store.tickets.unlinkContact(contactId)]);
 }

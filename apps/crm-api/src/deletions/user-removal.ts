@@ -9,13 +9,15 @@ const OWNED_RECORDS: Array<{ what: string; count: (store: AccountStore, owner: n
   { what: 'deals', count: (store, owner) => store.deals.countOwnedBy(owner) },
   { what: 'tasks', count: (store, owner) => store.tasks.countOwnedBy(owner) },
   { what: 'notes', count: (store, owner) => store.notes.countOwnedBy(owner) },
+  { what: 'documents', count: (store, owner) => store.documents.countOwnedBy(owner) },
 ];
 
 /**
  * Deleting a user is refused while the user owns records: an owner that no longer exists would be a
  * dangling id. Give the records to another user first (C12 change-owner for contacts, the deal
  * partial-update with `owner_id` for deals, the task partial-update with `owner_id` for tasks, PUT /dev/api/notes with `owner_id`
- * for notes), then delete. The user is named by email, across accounts: the cross-tenant module finds
+ * for notes, PUT /dev/api/documents with `owner_id` for documents), then delete. Tickets do not
+ * hold a user back: a deleted user is no longer any ticket's assignee (the ticket stays with its group). The user is named by email, across accounts: the cross-tenant module finds
  * it and opens its account's store.
  */
 export function userRemoval(directory: CrossTenant) {
@@ -43,6 +45,7 @@ export function userRemoval(directory: CrossTenant) {
         await directory.restoreUser(user);
         throw refused(user, after);
       }
+      await directory.storeOfUser(user).tickets.unassign(user._id);
       return user;
     },
   };

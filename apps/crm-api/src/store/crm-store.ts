@@ -19,6 +19,10 @@ import { categoryModel, type CategoryDoc } from '../categories/category.model';
 import { categoryRepository, type CategoryRepository } from '../categories/category.repository';
 import { customFieldModel, type CustomFieldDoc } from '../custom-fields/custom-field.model';
 import { customFieldRepository, type CustomFieldRepository } from '../custom-fields/custom-field.repository';
+import { documentModel, type DocumentDoc } from '../documents/document.model';
+import { documentRepository, type DocumentRepository } from '../documents/document.repository';
+import { ticketGroupModel, ticketModel, ticketNoteModel, type TicketDoc, type TicketGroupDoc, type TicketNoteDoc } from '../tickets/ticket.model';
+import { ticketGroupRepository, ticketNoteRepository, ticketRepository, type TicketGroupRepository, type TicketNoteRepository, type TicketRepository } from '../tickets/ticket.repository';
 import { taskModel, type TaskDoc } from '../tasks/task.model';
 import { taskRepository, type TaskRepository } from '../tasks/task.repository';
 import { trackModel, type TrackDoc } from '../tracks/track.model';
@@ -33,7 +37,7 @@ import { accountScope, type AccountRecord, type ModelAccess } from './account-sc
 import { keyedScope } from './keyed-scope';
 
 /** Every model of the service, registered on the connection once, so that the start-up makes each collection and its indexes before the first request. */
-const MODELS = { accounts: accountModel, users: domainUserModel, contacts: contactModel, claims: emailClaimModel, tracks: trackModel, deals: dealModel, notes: noteModel, tasks: taskModel, events: eventModel, customFields: customFieldModel, categories: categoryModel, webhooks: webhookModel, deliveries: deliveryModel, eventSequences: eventSequenceModel };
+const MODELS = { accounts: accountModel, users: domainUserModel, contacts: contactModel, claims: emailClaimModel, tracks: trackModel, deals: dealModel, notes: noteModel, tasks: taskModel, events: eventModel, customFields: customFieldModel, categories: categoryModel, documents: documentModel, tickets: ticketModel, ticketGroups: ticketGroupModel, ticketNotes: ticketNoteModel, webhooks: webhookModel, deliveries: deliveryModel, eventSequences: eventSequenceModel };
 
 /**
  * The tenant data of one account: its repositories, each bound to the account. The only door to
@@ -56,6 +60,12 @@ export interface AccountStore {
   readonly customFields: CustomFieldRepository;
   /** Deal sources and the other kinds of category. */
   readonly categories: CategoryRepository;
+  /** Documents: links to files with their metadata (documents/). */
+  readonly documents: DocumentRepository;
+  /** The help desk (tickets/): tickets, their groups and their notes. */
+  readonly tickets: TicketRepository;
+  readonly ticketGroups: TicketGroupRepository;
+  readonly ticketNotes: TicketNoteRepository;
   /** The account's webhooks (webhooks/). */
   readonly webhooks: WebhookRepository;
   /** The account's webhook deliveries and its records' event numbers (account-outbox.ts). */
@@ -86,6 +96,10 @@ function partsOf(connection: Connection, pager: CrmPager) {
     events: access<EventDoc>(models.events),
     customFields: access<CustomFieldDoc>(models.customFields),
     categories: access<CategoryDoc>(models.categories),
+    documents: access<DocumentDoc>(models.documents),
+    tickets: access<TicketDoc>(models.tickets),
+    ticketGroups: access<TicketGroupDoc>(models.ticketGroups),
+    ticketNotes: access<TicketNoteDoc>(models.ticketNotes),
     webhooks: access<WebhookDoc>(models.webhooks),
     deliveries: driverCollection(models.deliveries),
     eventSequences: models.eventSequences,
@@ -115,6 +129,10 @@ class AccountData implements AccountStore {
   #events?: EventRepository;
   #customFields?: CustomFieldRepository;
   #categories?: CategoryRepository;
+  #documents?: DocumentRepository;
+  #tickets?: TicketRepository;
+  #ticketGroups?: TicketGroupRepository;
+  #ticketNotes?: TicketNoteRepository;
   #webhooks?: WebhookRepository;
   #outbox?: AccountOutbox;
 
@@ -170,6 +188,18 @@ class AccountData implements AccountStore {
   }
   get categories() {
     return (this.#categories ??= categoryRepository(this.#scope(this.#parts.categories)));
+  }
+  get documents() {
+    return (this.#documents ??= documentRepository(this.#scope(this.#parts.documents)));
+  }
+  get tickets() {
+    return (this.#tickets ??= ticketRepository(this.#scope(this.#parts.tickets)));
+  }
+  get ticketGroups() {
+    return (this.#ticketGroups ??= ticketGroupRepository(this.#scope(this.#parts.ticketGroups)));
+  }
+  get ticketNotes() {
+    return (this.#ticketNotes ??= ticketNoteRepository(this.#scope(this.#parts.ticketNotes)));
   }
 }
 
