@@ -33,6 +33,8 @@ import { categoryRoutes } from './categories/category.routes';
 import { categoryService } from './categories/category.service';
 import { customFieldRoutes } from './custom-fields/custom-field.routes';
 import { customFieldService } from './custom-fields/custom-field.service';
+import { campaignRoutes } from './campaigns/campaign.routes';
+import { campaignService } from './campaigns/campaign.service';
 
 export interface CrmAppConfig extends ServiceDeps {
   contactLimit: number;
@@ -74,6 +76,7 @@ export function createApp({ connection, logger, lifecycle, contactLimit, cursorS
       ...webhookRoutes(webhookManagement),
       ...customFieldRoutes(customFieldService()),
       ...categoryRoutes(categoryService()),
+      ...campaignRoutes(campaignService()),
     ],
     errorFormat: errorObjectWithStatusBody,
     errorSend: sendCrmError,

@@ -22,6 +22,8 @@ export const XML_NAMES = {
   user: named('user', 'users'),
   customField: named('customFieldDef', 'customFieldDefs'),
   category: named('category', 'categories'),
+  workflow: named('workflow', 'workflows'),
+  enrolment: named('subscriber', 'subscribers'),
   result: { root: 'result' },
   webhook: { root: 'webhook' },
   webhooks: { root: 'webhooks', item: 'webhook' },

@@ -19,6 +19,9 @@ import { categoryModel, type CategoryDoc } from '../categories/category.model';
 import { categoryRepository, type CategoryRepository } from '../categories/category.repository';
 import { customFieldModel, type CustomFieldDoc } from '../custom-fields/custom-field.model';
 import { customFieldRepository, type CustomFieldRepository } from '../custom-fields/custom-field.repository';
+import { enrolmentModel, workflowModel, type EnrolmentDoc, type WorkflowDoc } from '../campaigns/campaign.model';
+import { enrolmentRepository, type EnrolmentRepository } from '../campaigns/enrolment.repository';
+import { workflowRepository, type WorkflowRepository } from '../campaigns/workflow.repository';
 import { taskModel, type TaskDoc } from '../tasks/task.model';
 import { taskRepository, type TaskRepository } from '../tasks/task.repository';
 import { trackModel, type TrackDoc } from '../tracks/track.model';
@@ -33,7 +36,7 @@ import { accountScope, type AccountRecord, type ModelAccess } from './account-sc
 import { keyedScope } from './keyed-scope';
 
 /** Every model of the service, registered on the connection once, so that the start-up makes each collection and its indexes before the first request. */
-const MODELS = { accounts: accountModel, users: domainUserModel, contacts: contactModel, claims: emailClaimModel, tracks: trackModel, deals: dealModel, notes: noteModel, tasks: taskModel, events: eventModel, customFields: customFieldModel, categories: categoryModel, webhooks: webhookModel, deliveries: deliveryModel, eventSequences: eventSequenceModel };
+const MODELS = { accounts: accountModel, users: domainUserModel, contacts: contactModel, claims: emailClaimModel, tracks: trackModel, deals: dealModel, notes: noteModel, tasks: taskModel, events: eventModel, customFields: customFieldModel, categories: categoryModel, webhooks: webhookModel, deliveries: deliveryModel, eventSequences: eventSequenceModel, workflows: workflowModel, enrolments: enrolmentModel };
 
 /**
  * The tenant data of one account: its repositories, each bound to the account. The only door to
@@ -60,6 +63,9 @@ export interface AccountStore {
   readonly webhooks: WebhookRepository;
   /** The account's webhook deliveries and its records' event numbers (account-outbox.ts). */
   readonly outbox: AccountOutbox;
+  /** The account's campaigns (workflows) and their enrolments (campaigns/). */
+  readonly workflows: WorkflowRepository;
+  readonly enrolments: EnrolmentRepository;
   /**
    * Runs `work` in one MongoDB transaction (libs/mongo transaction.ts): every write it makes
    * through this store is stored with the others or not at all. `work` may run more than once.
@@ -86,6 +92,8 @@ function partsOf(connection: Connection, pager: CrmPager) {
     events: access<EventDoc>(models.events),
     customFields: access<CustomFieldDoc>(models.customFields),
     categories: access<CategoryDoc>(models.categories),
+    workflows: access<WorkflowDoc>(models.workflows),
+    enrolments: access<EnrolmentDoc>(models.enrolments),
     webhooks: access<WebhookDoc>(models.webhooks),
     deliveries: driverCollection(models.deliveries),
     eventSequences: models.eventSequences,
@@ -117,6 +125,8 @@ class AccountData implements AccountStore {
   #categories?: CategoryRepository;
   #webhooks?: WebhookRepository;
   #outbox?: AccountOutbox;
+  #workflows?: WorkflowRepository;
+  #enrolments?: EnrolmentRepository;
 
   constructor(
     readonly account: AccountId,
@@ -170,6 +180,12 @@ class AccountData implements AccountStore {
   }
   get categories() {
     return (this.#categories ??= categoryRepository(this.#scope(this.#parts.categories)));
+  }
+  get workflows() {
+    return (this.#workflows ??= workflowRepository(this.#scope(this.#parts.workflows)));
+  }
+  get enrolments() {
+    return (this.#enrolments ??= enrolmentRepository(this.#scope(this.#parts.enrolments)));
   }
 }
 
