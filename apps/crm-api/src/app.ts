@@ -28,7 +28,7 @@ import { contactEvents } from './contacts/contact-events';
 import { webhookRoutes } from './webhooks/webhook.routes';
 import { defaultDeliverySettings } from './webhooks/webhook-config';
 import type { DeliverySettings } from './webhooks/webhook-settings';
-import { crmData, crmWebhooks } from './wiring';
+import { campaignNudge, crmData, crmWebhooks } from './wiring';
 import { categoryRoutes } from './categories/category.routes';
 import { categoryService } from './categories/category.service';
 import { customFieldRoutes } from './custom-fields/custom-field.routes';
@@ -76,7 +76,7 @@ export function createApp({ connection, logger, lifecycle, contactLimit, cursorS
       ...webhookRoutes(webhookManagement),
       ...customFieldRoutes(customFieldService()),
       ...categoryRoutes(categoryService()),
-      ...campaignRoutes(campaignService()),
+      ...campaignRoutes(campaignService({ nudge: campaignNudge(connection) })),
     ],
     errorFormat: errorObjectWithStatusBody,
     errorSend: sendCrmError,
