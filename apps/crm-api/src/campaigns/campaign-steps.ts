@@ -109,14 +109,14 @@ export function campaignSteps({ contacts, tasks, delivered }: CampaignStepDeps) 
       const done = { status: 'DONE' as const, step: index, next_run_at: null };
       if (!step) {
         // the workflow was shortened past this enrolment: it is done
-        await store.enrolments.advance(id, index, token, done, { step: index, type: 'WAIT', at: nowSeconds(), outcome: 'done: no steps left' }, nowSeconds());
+        await store.enrolments.advance(enrolment, token, done, { step: index, type: 'WAIT', at: nowSeconds(), outcome: 'done: no steps left' }, nowSeconds());
         return { ...done, delivery: false };
       }
       const result = skipped === undefined ? await perform(store, workflow, enrolment, step, index) : { outcome: `skipped: ${skipped}` };
       const next = index + 1;
       const status: EnrolmentStatus = next >= workflow.steps.length ? 'DONE' : 'ACTIVE';
       const moved = { status, step: next, next_run_at: status === 'DONE' ? null : new Date(Date.now() + ('waitMs' in result ? (result.waitMs ?? 0) : 0)) };
-      const written = await store.enrolments.advance(id, index, token, moved, { step: index, type: step.type, at: nowSeconds(), outcome: result.outcome }, nowSeconds());
+      const written = await store.enrolments.advance(enrolment, token, moved, { step: index, type: step.type, at: nowSeconds(), outcome: result.outcome }, nowSeconds());
       if (!written.modifiedCount) throw new ClaimLost();
       return { ...moved, delivery: 'delivery' in result && result.delivery === true };
     });

@@ -41,16 +41,14 @@ export function campaignWorker({ tenants, steps, settings, logger }: CampaignWor
     if (!(await tenants.claim(due, token, new Date(), new Date(Date.now() + leaseMs)))) return;
     const store = tenants.storeOf(due);
     let step = due.step;
-    try {
-      for (let n = 0; n < stepsPerClaim && !stopping.signal.aborted; n++) {
-        const result = await steps.run(store, due._id, step, token);
-        if (!result || result.status !== 'ACTIVE' || !result.next_run_at || result.next_run_at.getTime() > Date.now()) return;
-        step = result.step;
-        if (!(await tenants.renew(due, token, new Date(Date.now() + leaseMs)))) return;
-      }
-    } finally {
-      await tenants.release(due, token).catch((err: unknown) => logger.warn({ err, enrolment: due._id }, 'campaigns: cannot free an enrolment claim; it expires by itself'));
+    // a step that failed (the database, a bug) keeps the claim: the enrolment is tried again when it expires, not at once
+    for (let n = 0; n < stepsPerClaim && !stopping.signal.aborted; n++) {
+      const result = await steps.run(store, due._id, step, token);
+      if (!result || result.status !== 'ACTIVE' || !result.next_run_at || result.next_run_at.getTime() > Date.now()) break;
+      step = result.step;
+      if (!(await tenants.renew(due, token, new Date(Date.now() + leaseMs)))) return;
     }
+    await tenants.release(due, token).catch((err: unknown) => logger.warn({ err, enrolment: due._id }, 'campaigns: cannot free an enrolment claim; it expires by itself'));
   }
 
   function wait(ms: number): Promise<void> {

@@ -32,10 +32,11 @@ export function enrolmentRepository(scope: AccountScope<EnrolmentDoc>) {
      * (active, at that step, claimed by this token). In the step's transaction: a removal meanwhile
      * makes it match nothing, and the step's writes are undone with it.
      */
-    advance: (id: number, step: number, token: string, next: { step: number; status: EnrolmentStatus; next_run_at: Date | null }, run: StepRun, now: number) =>
+    advance: (current: Pick<EnrolmentDoc, '_id' | 'step' | 'log'>, token: string, next: { step: number; status: EnrolmentStatus; next_run_at: Date | null }, run: StepRun, now: number) =>
       scope.updateOne(
-        { _id: id, step, status: 'ACTIVE', lock_token: token },
-        { $set: { ...next, updated_time: now, ...(next.status !== 'ACTIVE' && { lock_until: null, lock_token: null }) }, $push: { log: { $each: [run], $slice: -ENROLMENT_LOG_MAX } } },
+        { _id: current._id, step: current.step, status: 'ACTIVE', lock_token: token },
+        // the log as read in the step's transaction, plus this run: the compare-and-set on `step` makes it the stored one
+        { $set: { ...next, log: [...current.log, run].slice(-ENROLMENT_LOG_MAX), updated_time: now, ...(next.status !== 'ACTIVE' && { lock_until: null, lock_token: null }) } },
       ),
     /** Frees a claim (the worker stops before the enrolment's next step is due). */
     release: (id: number, token: string) => scope.updateOne({ _id: id, lock_token: token }, { $set: { lock_until: null, lock_token: null } }),
