@@ -20,7 +20,7 @@ const PHONE = '+1 555 0100';
 const DAY = 86_400;
 
 let ann: TestUser;
-const ids = { company: 0, person: 0, deal: 0, task: 0, note: 0, event: 0, track: 0, webhook: 0, customField: 0, source: 0 };
+const ids = { company: 0, person: 0, deal: 0, task: 0, note: 0, event: 0, track: 0, webhook: 0, customField: 0, source: 0, workflow: 0 };
 let delivery = '';
 
 beforeEach(async () => {
@@ -49,6 +49,9 @@ beforeEach(async () => {
   delivery = test.body.id;
   ids.customField = await created('/dev/api/custom-fields', { field_label: 'Plan', field_type: 'LIST', field_data: 'Basic;Pro' });
   ids.source = await created('/dev/api/categories', { label: 'Fair', entity_type: 'DEAL_SOURCE' });
+  ids.workflow = await created('/dev/api/workflows', { name: 'Welcome', steps: [{ type: 'WAIT', duration: 1, unit: 'DAYS' }, { type: 'ADD_TAG', tag: 'Lead' }] });
+  const enrolled = await ctx.as(ann).post('/dev/api/campaigns/enroll/email').type('form').send({ email: 'al@acme.test', 'workflow-id': String(ids.workflow) });
+  expect(enrolled.status).toBe(200);
 });
 
 /** The value of each path parameter, by route (the same name means different records on different routes). */
@@ -64,6 +67,7 @@ function pathValue(path: string, name: string): string {
   if (name === 'id' && path.startsWith('/dev/api/webhooks/')) return String(ids.webhook);
   if (name === 'delivery_id') return delivery;
   if (name === 'id' && path.startsWith('/dev/api/custom-fields/')) return String(ids.customField);
+  if (name === 'id' && path.startsWith('/dev/api/workflows/')) return String(ids.workflow);
   if (name === 'email' || path.includes('/email/')) return 'al@acme.test';
   throw new Error(`xml-answers: no value for :${name} of ${path}`);
 }
@@ -162,6 +166,9 @@ const WRITES: Record<string, () => Promise<{ url?: string; body: object | string
   'PUT /dev/api/custom-fields': () => ({ body: { id: ids.customField, field_label: 'Plan', field_type: 'LIST', field_data: 'Basic;Pro;Team' } }),
   'POST /dev/api/categories': () => ({ body: { label: 'Partner', entity_type: 'DEAL_SOURCE' } }),
   'PUT /dev/api/categories': () => ({ body: { id: ids.source, label: 'Trade fair' } }),
+  'POST /dev/api/workflows': () => ({ body: { name: 'Follow-up', steps: [{ type: 'ADD_SCORE', score: 5 }] } }),
+  'PUT /dev/api/workflows': () => ({ body: { id: ids.workflow, name: 'Welcome 2', steps: [{ type: 'ADD_TAG', tag: 'Lead' }] } }),
+  'POST /dev/api/campaigns/enroll/email': () => ({ body: `email=al%40acme.test&workflow-id=${ids.workflow}`, type: FORM }),
 };
 
 /** The write routes whose success has a body. */
