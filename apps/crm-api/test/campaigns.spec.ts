@@ -15,7 +15,6 @@ import { useReceiver } from './webhooks/receiver';
  */
 const settings = testSettings();
 const ctx = setupCrmApp({ webhooks: settings, ownServer: true });
-const FORM = 'application/x-www-form-urlencoded';
 const logger = createLogger('test', (process.env.TEST_LOG_LEVEL ?? 'silent') as 'silent');
 const webhooks = () => crmWebhooks(ctx.connection, logger, settings);
 const receiver = useReceiver(() => webhooks().worker);
