@@ -2,7 +2,7 @@ import { createLogger } from '@lib/http';
 import { Webhook } from 'standardwebhooks';
 import type { CampaignWorker } from '../src/campaigns/campaign-worker';
 import { DEFAULT_CAMPAIGN_SETTINGS } from '../src/campaigns/campaign-settings';
-import { crmWebhooks, newCampaignWorker } from '../src/wiring';
+import { crmData, crmWebhooks, newCampaignWorker } from '../src/wiring';
 import { company, person, setupCrmApp, type TestUser } from './setup-app';
 import { eventually, testSettings } from './webhooks/engine';
 import { useReceiver } from './webhooks/receiver';
@@ -243,6 +243,44 @@ describe('enrolments', () => {
     expect(left.body).toHaveLength(1);
     expect((await ctx.as(ann).delete(`/dev/api/workflows/${workflowId}`)).status).toBe(204);
     expect(await ctx.storeOf(ann).enrolments.removeOfWorkflow(workflowId)).toMatchObject({ deletedCount: 0 });
+  });
+});
+
+describe("the original's REST documentation, as written", () => {
+  it('8 List of campaigns: page_size and cursor, JSON with Accept, XML without', async () => {
+    await workflow(ann);
+    const json = await ctx.as(ann).get('/dev/api/workflows?page_size=20&cursor=').set('Accept', 'application/json');
+    expect(json.status).toBe(200);
+    expect(json.body).toHaveLength(1);
+    const xml = await ctx.as(ann).get('/dev/api/workflows?page_size=20').unset('Accept');
+    expect(xml.type).toBe('application/xml');
+  });
+
+  it("1.18 enroll: the sample's spaces around = name a field `workflow-id ` (400 naming it, nothing stored); without them it works", async () => {
+    const { id } = await workflow(ann);
+    await contact(ann, 'Tester', 'tester@gmail.com');
+    const sample = await ctx.as(ann).post('/dev/api/campaigns/enroll/email').set('Content-Type', 'application/x-www-form-urlencoded').send(`email=tester@gmail.com&workflow-id = ${id}`);
+    expect(sample.status).toBe(400);
+    expect(JSON.stringify(sample.body.error)).toContain('workflow-id ');
+    expect((await ctx.as(ann).get(`/dev/api/workflows/${id}/subscribers`)).body).toEqual([]);
+    const fixed = await ctx.as(ann).post('/dev/api/campaigns/enroll/email').set('Content-Type', 'application/x-www-form-urlencoded').send(`email=tester@gmail.com&workflow-id=${id}`);
+    expect(fixed.status).toBe(200);
+  });
+
+  it('1.19 remove-active-subscriber: 204 with an empty body', async () => {
+    const { id } = await workflow(ann, { name: 'Slow', steps: [{ type: 'WAIT', duration: 1, unit: 'DAYS' }] });
+    const tester = await contact(ann, 'Tester', 'tester@gmail.com');
+    await enroll(ann, 'tester@gmail.com', id);
+    const res = await ctx.as(ann).delete(`/dev/api/workflows/remove-active-subscriber/${id}/${tester.id}`);
+    expect([res.status, res.text]).toEqual([204, '']);
+  });
+
+  it("deleting a user gives the workflows it made to the account owner, whose tasks its CREATE_TASK steps make", async () => {
+    const owner = await ctx.user('acme', 'olga@acme.test', { owner: true });
+    const bob = await ctx.user('acme', 'bob@acme.test');
+    const { id } = await workflow(bob);
+    await crmData(ctx.connection).users.remove('bob@acme.test');
+    expect((await ctx.as(ann).get(`/dev/api/workflows/${id}`)).body).toMatchObject({ domainUserId: owner.id });
   });
 });
 

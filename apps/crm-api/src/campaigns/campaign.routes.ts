@@ -23,7 +23,9 @@ export function campaignRoutes(campaigns: CampaignService): AnyRoute[] {
   return [
     route.get(PATH, {
       summary: 'List of campaigns (workflows), in creation order',
+      description: 'XML when Accept is absent, as the original documents it.',
       request: { query: workflowListQuery },
+      defaultMedia: 'xml',
       responses: { 200: { description: 'Workflows: count on the first, cursor on the last when more follow (an empty list when none)', schema: workflowList } },
       handler: async ({ query, store, media }) => pageReply(media, await campaigns.list(store, query), WORKFLOW_PAGE),
     }),
