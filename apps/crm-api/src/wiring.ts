@@ -10,6 +10,7 @@ import { crossTenantWebhooks } from './store/cross-tenant-webhooks';
 import { crossTenantCampaigns } from './store/cross-tenant-campaigns';
 import { campaignSteps } from './campaigns/campaign-steps';
 import { campaignWorker, type CampaignWorker } from './campaigns/campaign-worker';
+import { campaignBacklogGauge } from './campaigns/campaign-metrics';
 import type { CampaignSettings } from './campaigns/campaign-settings';
 import { contactEvents } from './contacts/contact-events';
 import { contactService } from './contacts/contact.service';
@@ -55,6 +56,9 @@ export interface CampaignWorkerOptions {
 
 const campaignsByConnection = new WeakMap<Connection, CampaignWorker>();
 
+/** Most due enrolments the backlog metric counts (a bounded index scan per scrape). */
+const BACKLOG_COUNT_LIMIT = 1_000_000;
+
 /**
  * A new campaign worker on the connection (tests: several "replicas" in one process). Its steps go
  * through the contact and task use cases with the webhooks' recorder, so they record their webhook
@@ -64,7 +68,9 @@ export function newCampaignWorker(connection: Connection, logger: Logger, option
   const { store } = crmData(connection);
   const contacts = contactService(contactSlots(options.contactLimit), contactEvents(webhooks.recorder));
   const steps = campaignSteps({ contacts, tasks: taskService(contacts, webhooks.recorder), delivered: () => webhooks.worker.nudge() });
-  return campaignWorker({ tenants: crossTenantCampaigns(connection, store), steps, settings: options.campaigns, logger });
+  const tenants = crossTenantCampaigns(connection, store);
+  campaignBacklogGauge(() => tenants.backlog(BACKLOG_COUNT_LIMIT));
+  return campaignWorker({ tenants, steps, settings: options.campaigns, logger });
 }
 
 /** The campaign worker of the process on the connection's database (made once; started and stopped by service.ts). */

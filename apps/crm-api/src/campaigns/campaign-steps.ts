@@ -7,6 +7,7 @@ import { nowSeconds } from '../input/epoch';
 import type { AccountStore } from '../store/crm-store';
 import type { TaskService } from '../tasks/task.service';
 import { newDeliveryId, newEventId } from '../webhooks/ids';
+import { stepsRun } from './campaign-metrics';
 import { UNIT_SECONDS, type EnrolmentDoc, type EnrolmentStatus, type StepDoc, type WorkflowDoc } from './campaign.model';
 
 /** The event a WEBHOOK step delivers (signed and retried as every webhook delivery). */
@@ -99,7 +100,7 @@ export function campaignSteps({ contacts, tasks, delivered }: CampaignStepDeps) 
   }
 
   /** One transaction: re-check the claim, perform the step (or only log why it is skipped), move on. */
-  function attempt(store: AccountStore, id: number, index: number, token: string, skipped?: string): Promise<StepResult & { delivery: boolean }> {
+  function attempt(store: AccountStore, id: number, index: number, token: string, skipped?: string): Promise<StepResult & { delivery: boolean; ran?: { type: string; outcome: string } }> {
     return store.transaction(async () => {
       const enrolment = await store.enrolments.get(id);
       if (!enrolment || enrolment.status !== 'ACTIVE' || enrolment.step !== index || enrolment.lock_token !== token) throw new ClaimLost();
@@ -118,7 +119,7 @@ export function campaignSteps({ contacts, tasks, delivered }: CampaignStepDeps) 
       const moved = { status, step: next, next_run_at: status === 'DONE' ? null : new Date(Date.now() + ('waitMs' in result ? (result.waitMs ?? 0) : 0)) };
       const written = await store.enrolments.advance(enrolment, token, moved, { step: index, type: step.type, at: nowSeconds(), outcome: result.outcome }, nowSeconds());
       if (!written.modifiedCount) throw new ClaimLost();
-      return { ...moved, delivery: 'delivery' in result && result.delivery === true };
+      return { ...moved, delivery: 'delivery' in result && result.delivery === true, ran: { type: step.type, outcome: result.outcome.startsWith('skipped') ? 'skipped' : 'done' } };
     });
   }
 
@@ -130,15 +131,16 @@ export function campaignSteps({ contacts, tasks, delivered }: CampaignStepDeps) 
      */
     async run(store: AccountStore, id: number, index: number, token: string): Promise<StepResult | null> {
       try {
-        let result: StepResult & { delivery: boolean };
+        let result: StepResult & { delivery: boolean; ran?: { type: string; outcome: string } };
         try {
           result = await attempt(store, id, index, token);
         } catch (err) {
           if (!(err instanceof HttpError) || err.status >= 500) throw err;
           result = await attempt(store, id, index, token, err.message);
         }
+        if (result.ran) stepsRun.inc(result.ran);
         if (result.delivery) delivered?.();
-        return result;
+        return { status: result.status, step: result.step, next_run_at: result.next_run_at };
       } catch (err) {
         if (err instanceof ClaimLost) return null;
         throw err;

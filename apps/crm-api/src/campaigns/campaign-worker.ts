@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '@lib/http';
 import type { CrossTenantCampaigns, DueEnrolment } from '../store/cross-tenant-campaigns';
+import { stepsFailed } from './campaign-metrics';
 import type { CampaignSteps } from './campaign-steps';
 import type { CampaignSettings } from './campaign-settings';
 
@@ -86,7 +87,10 @@ export function campaignWorker({ tenants, steps, settings, logger }: CampaignWor
           serving.add(enrolment._id);
           started++;
           const task = serve(enrolment)
-            .catch((err: unknown) => logger.error({ err, enrolment: enrolment._id, account: enrolment.account }, 'campaigns: a step failed; its enrolment is tried again when its claim expires'))
+            .catch((err: unknown) => {
+              stepsFailed.inc();
+              logger.error({ err, enrolment: enrolment._id, account: enrolment.account }, 'campaigns: a step failed; its enrolment is tried again when its claim expires');
+            })
             .finally(() => {
               serving.delete(enrolment._id);
               inFlight.delete(task);
