@@ -13,6 +13,9 @@ import { UNIT_SECONDS, type EnrolmentDoc, type EnrolmentStatus, type StepDoc, ty
 /** The event a WEBHOOK step delivers (signed and retried as every webhook delivery). */
 export const CAMPAIGN_STEP_EVENT = 'campaign.step';
 
+/** The longest outcome an enrolment's log keeps (a skipped step's reason is cut there). */
+const OUTCOME_MAX = 200;
+
 /** Where an enrolment stands after a step: its status and when its next step is due. */
 export interface StepResult {
   status: EnrolmentStatus;
@@ -117,7 +120,7 @@ export function campaignSteps({ contacts, tasks, delivered }: CampaignStepDeps) 
       const next = index + 1;
       const status: EnrolmentStatus = next >= workflow.steps.length ? 'DONE' : 'ACTIVE';
       const moved = { status, step: next, next_run_at: status === 'DONE' ? null : new Date(Date.now() + ('waitMs' in result ? (result.waitMs ?? 0) : 0)) };
-      const written = await store.enrolments.advance(enrolment, token, moved, { step: index, type: step.type, at: nowSeconds(), outcome: result.outcome }, nowSeconds());
+      const written = await store.enrolments.advance(enrolment, token, moved, { step: index, type: step.type, at: nowSeconds(), outcome: result.outcome.slice(0, OUTCOME_MAX) }, nowSeconds());
       if (!written.modifiedCount) throw new ClaimLost();
       return { ...moved, delivery: 'delivery' in result && result.delivery === true, ran: { type: step.type, outcome: result.outcome.startsWith('skipped') ? 'skipped' : 'done' } };
     });
