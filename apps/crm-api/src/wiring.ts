@@ -67,7 +67,7 @@ const BACKLOG_COUNT_LIMIT = 1_000_000;
 export function newCampaignWorker(connection: Connection, logger: Logger, options: CampaignWorkerOptions, webhooks: CrmWebhooks = crmWebhooks(connection, logger, options.webhooks)): CampaignWorker {
   const { store } = crmData(connection);
   const contacts = contactService(contactSlots(options.contactLimit), contactEvents(webhooks.recorder));
-  const steps = campaignSteps({ contacts, tasks: taskService(contacts, webhooks.recorder), delivered: () => webhooks.worker.nudge() });
+  const steps = campaignSteps({ contacts, tasks: taskService(contacts, webhooks.recorder), delivered: webhooks.delivered });
   const tenants = crossTenantCampaigns(connection, store);
   campaignBacklogGauge(() => tenants.backlog(BACKLOG_COUNT_LIMIT));
   return campaignWorker({ tenants, steps, settings: options.campaigns, logger });

@@ -29,8 +29,8 @@ class ClaimLost extends Error {}
 export interface CampaignStepDeps {
   contacts: ContactService;
   tasks: TaskService;
-  /** Told after a commit that stored a webhook delivery (the delivery worker of this process looks at once). */
-  delivered?: () => void;
+  /** Told after a commit that stored a webhook delivery, with its webhook (the delivery worker of this process looks at once; the outbox cap is checked). */
+  delivered?: (webhooks: number[]) => void;
 }
 
 /**
@@ -44,7 +44,7 @@ export interface CampaignStepDeps {
  */
 export function campaignSteps({ contacts, tasks, delivered }: CampaignStepDeps) {
   /** Performs the step for the enrolment's contact; its outcome for the log. */
-  async function perform(store: AccountStore, workflow: WorkflowDoc, enrolment: EnrolmentDoc, step: StepDoc, index: number): Promise<{ outcome: string; waitMs?: number; delivery?: boolean }> {
+  async function perform(store: AccountStore, workflow: WorkflowDoc, enrolment: EnrolmentDoc, step: StepDoc, index: number): Promise<{ outcome: string; waitMs?: number; delivery?: number }> {
     const contact = enrolment.contact;
     switch (step.type) {
       case 'ADD_TAG':
@@ -97,13 +97,13 @@ export function campaignSteps({ contacts, tasks, delivered }: CampaignStepDeps) 
             expires_at: null,
           },
         ]);
-        return { outcome: `done: delivery to webhook ${webhook._id}`, delivery: true };
+        return { outcome: `done: delivery to webhook ${webhook._id}`, delivery: webhook._id };
       }
     }
   }
 
   /** One transaction: re-check the claim, perform the step (or only log why it is skipped), move on. */
-  function attempt(store: AccountStore, id: number, index: number, token: string, skipped?: string): Promise<StepResult & { delivery: boolean; ran?: { type: string; outcome: string } }> {
+  function attempt(store: AccountStore, id: number, index: number, token: string, skipped?: string): Promise<StepResult & { delivery?: number; ran?: { type: string; outcome: string } }> {
     return store.transaction(async () => {
       const enrolment = await store.enrolments.get(id);
       if (!enrolment || enrolment.status !== 'ACTIVE' || enrolment.step !== index || enrolment.lock_token !== token) throw new ClaimLost();
@@ -114,7 +114,7 @@ export function campaignSteps({ contacts, tasks, delivered }: CampaignStepDeps) 
       if (!step) {
         // the workflow was shortened past this enrolment: it is done
         await store.enrolments.advance(enrolment, token, done, { step: index, type: 'WAIT', at: nowSeconds(), outcome: 'done: no steps left' }, nowSeconds());
-        return { ...done, delivery: false };
+        return { ...done };
       }
       const result = skipped === undefined ? await perform(store, workflow, enrolment, step, index) : { outcome: `skipped: ${skipped}` };
       const next = index + 1;
@@ -122,7 +122,7 @@ export function campaignSteps({ contacts, tasks, delivered }: CampaignStepDeps) 
       const moved = { status, step: next, next_run_at: status === 'DONE' ? null : new Date(Date.now() + ('waitMs' in result ? (result.waitMs ?? 0) : 0)) };
       const written = await store.enrolments.advance(enrolment, token, moved, { step: index, type: step.type, at: nowSeconds(), outcome: result.outcome.slice(0, OUTCOME_MAX) }, nowSeconds());
       if (!written.modifiedCount) throw new ClaimLost();
-      return { ...moved, delivery: 'delivery' in result && result.delivery === true, ran: { type: step.type, outcome: result.outcome.startsWith('skipped') ? 'skipped' : 'done' } };
+      return { ...moved, delivery: 'delivery' in result ? result.delivery : undefined, ran: { type: step.type, outcome: result.outcome.startsWith('skipped') ? 'skipped' : 'done' } };
     });
   }
 
@@ -134,7 +134,7 @@ export function campaignSteps({ contacts, tasks, delivered }: CampaignStepDeps) 
      */
     async run(store: AccountStore, id: number, index: number, token: string): Promise<StepResult | null> {
       try {
-        let result: StepResult & { delivery: boolean; ran?: { type: string; outcome: string } };
+        let result: StepResult & { delivery?: number; ran?: { type: string; outcome: string } };
         try {
           result = await attempt(store, id, index, token);
         } catch (err) {
@@ -142,7 +142,7 @@ export function campaignSteps({ contacts, tasks, delivered }: CampaignStepDeps) 
           result = await attempt(store, id, index, token, err.message);
         }
         if (result.ran) stepsRun.inc(result.ran);
-        if (result.delivery) delivered?.();
+        if (result.delivery !== undefined) delivered?.([result.delivery]);
         return { status: result.status, step: result.step, next_run_at: result.next_run_at };
       } catch (err) {
         if (err instanceof ClaimLost) return null;
