@@ -28,7 +28,7 @@ import { contactEvents } from './contacts/contact-events';
 import { webhookRoutes } from './webhooks/webhook.routes';
 import { defaultDeliverySettings } from './webhooks/webhook-config';
 import type { DeliverySettings } from './webhooks/webhook-settings';
-import { crmData, crmWebhooks } from './wiring';
+import { campaignNudge, crmData, crmWebhooks } from './wiring';
 import { categoryRoutes } from './categories/category.routes';
 import { categoryService } from './categories/category.service';
 import { customFieldRoutes } from './custom-fields/custom-field.routes';
@@ -37,6 +37,8 @@ import { documentRoutes } from './documents/document.routes';
 import { documentService } from './documents/document.service';
 import { ticketRoutes } from './tickets/ticket.routes';
 import { ticketService } from './tickets/ticket.service';
+import { campaignRoutes } from './campaigns/campaign.routes';
+import { campaignService } from './campaigns/campaign.service';
 
 export interface CrmAppConfig extends ServiceDeps {
   contactLimit: number;
@@ -80,6 +82,7 @@ export function createApp({ connection, logger, lifecycle, contactLimit, cursorS
       ...categoryRoutes(categoryService()),
       ...documentRoutes(documentService()),
       ...ticketRoutes(ticketService(contacts)),
+      ...campaignRoutes(campaignService({ nudge: campaignNudge(connection) })),
     ],
     errorFormat: errorObjectWithStatusBody,
     errorSend: sendCrmError,

@@ -3,6 +3,7 @@ import { baseEnvShape, readServiceEnv, z, type BaseServiceConfig } from '@lib/va
 import { DEFAULT_MILESTONES } from './tracks/track.model';
 import { milestoneList } from './tracks/track.schemas';
 import { webhookEnvShape, webhookSettings } from './webhooks/webhook-config';
+import { campaignEnvShape, campaignSettings, type CampaignSettings } from './campaigns/campaign-settings';
 import type { DeliverySettings } from './webhooks/webhook-settings';
 
 const DEV_DEFAULTS = {
@@ -29,6 +30,7 @@ const envSchema = z.object({
   CRM_CURSOR_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   CRM_DEFAULT_MILESTONES: milestoneList.default(DEFAULT_MILESTONES),
   ...webhookEnvShape,
+  ...campaignEnvShape,
 });
 
 export interface CrmConfig extends BaseServiceConfig {
@@ -40,6 +42,8 @@ export interface CrmConfig extends BaseServiceConfig {
   defaultMilestones: string[];
   /** Webhook delivery (WEBHOOK_ALLOWED_HOSTS, WEBHOOK_POLL_MS, WEBHOOK_CONCURRENCY, WEBHOOK_LEASE_MS). */
   webhooks: DeliverySettings;
+  /** The campaign worker (CAMPAIGN_POLL_MS, CAMPAIGN_LEASE_MS, CAMPAIGN_CONCURRENCY). */
+  campaigns: CampaignSettings;
   /** Development defaults that were used, printed at start. */
   defaultsUsed: string[];
 }
@@ -58,6 +62,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): CrmConfig {
     cursorSecret: values.CRM_CURSOR_SECRET,
     defaultMilestones: parsed.CRM_DEFAULT_MILESTONES,
     webhooks: webhookSettings(parsed),
+    campaigns: campaignSettings(parsed),
     defaultsUsed,
   };
 }

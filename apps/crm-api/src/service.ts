@@ -3,16 +3,19 @@ import { devDefaultsWarnings } from '@lib/validation';
 import { createApp } from './app';
 import type { CrmConfig } from './config';
 import type { DeliveryWorker } from './webhooks/delivery-worker';
-import { crmData, crmWebhooks } from './wiring';
+import type { CampaignWorker } from './campaigns/campaign-worker';
+import { crmCampaigns, crmData, crmWebhooks } from './wiring';
 
 /**
- * How `main.ts` runs crm-api (start-up tests run the same). The webhook delivery worker starts once
+ * How `main.ts` runs crm-api (start-up tests run the same). The webhook delivery worker and the
+ * campaign worker (campaigns/campaign-worker.ts) start once
  * start-up has prepared the database (on every replica) and stops on shutdown after in-flight
  * requests and before the database closes (attempts in flight are abandoned unrecorded: another
  * replica sends them again).
  */
 export function crmService(config: CrmConfig): RunServiceOptions {
   let worker: DeliveryWorker | undefined;
+  let campaigns: CampaignWorker | undefined;
   return {
     ...runOptionsFromConfig('crm-api', config),
     warnings: devDefaultsWarnings(config.defaultsUsed),
@@ -26,8 +29,12 @@ export function crmService(config: CrmConfig): RunServiceOptions {
       await webhooks.assertTransactions();
       worker = webhooks.worker;
       worker.start();
+      campaigns = crmCampaigns(connection, logger, { webhooks: config.webhooks, campaigns: config.campaigns, contactLimit: config.contactLimit });
+      campaigns.start();
     },
     beforeClose: async () => {
+      // the campaign worker first: its WEBHOOK steps store deliveries the delivery worker sends
+      await campaigns?.stop();
       await worker?.stop();
     },
   };

@@ -7,6 +7,15 @@ import { crmPager } from './paging';
 import { crmStore } from './store/crm-store';
 import { crossTenant } from './store/cross-tenant';
 import { crossTenantWebhooks } from './store/cross-tenant-webhooks';
+import { crossTenantCampaigns } from './store/cross-tenant-campaigns';
+import { campaignSteps } from './campaigns/campaign-steps';
+import { campaignWorker, type CampaignWorker } from './campaigns/campaign-worker';
+import { campaignBacklogGauge } from './campaigns/campaign-metrics';
+import type { CampaignSettings } from './campaigns/campaign-settings';
+import { contactEvents } from './contacts/contact-events';
+import { contactService } from './contacts/contact.service';
+import { contactSlots } from './contacts/contact-slots';
+import { taskService } from './tasks/task.service';
 import type { DeliverySettings } from './webhooks/webhook-settings';
 import { createWebhooks, type CrmWebhooks } from './webhooks/webhooks';
 
@@ -37,3 +46,39 @@ export function crmWebhooks(connection: Connection, logger: Logger, settings: De
 
 /** A new set of webhooks on the connection (tests: several "replicas" in one process). */
 export const newCrmWebhooks = (connection: Connection, logger: Logger, settings: DeliverySettings): CrmWebhooks => createWebhooks(crossTenantWebhooks(connection), logger, settings);
+
+/** What the campaign worker is built with. */
+export interface CampaignWorkerOptions {
+  webhooks: DeliverySettings;
+  campaigns: CampaignSettings;
+  contactLimit: number;
+}
+
+const campaignsByConnection = new WeakMap<Connection, CampaignWorker>();
+
+/** Most due enrolments the backlog metric counts (a bounded index scan per scrape). */
+const BACKLOG_COUNT_LIMIT = 1_000_000;
+
+/**
+ * A new campaign worker on the connection (tests: several "replicas" in one process). Its steps go
+ * through the contact and task use cases with the webhooks' recorder, so they record their webhook
+ * events as requests do; a WEBHOOK step wakes the delivery worker of `webhooks`.
+ */
+export function newCampaignWorker(connection: Connection, logger: Logger, options: CampaignWorkerOptions, webhooks: CrmWebhooks = crmWebhooks(connection, logger, options.webhooks)): CampaignWorker {
+  const { store } = crmData(connection);
+  const contacts = contactService(contactSlots(options.contactLimit), contactEvents(webhooks.recorder));
+  const steps = campaignSteps({ contacts, tasks: taskService(contacts, webhooks.recorder), delivered: webhooks.delivered });
+  const tenants = crossTenantCampaigns(connection, store);
+  campaignBacklogGauge(() => tenants.backlog(BACKLOG_COUNT_LIMIT));
+  return campaignWorker({ tenants, steps, settings: options.campaigns, logger });
+}
+
+/** The campaign worker of the process on the connection's database (made once; started and stopped by service.ts). */
+export function crmCampaigns(connection: Connection, logger: Logger, options: CampaignWorkerOptions): CampaignWorker {
+  let made = campaignsByConnection.get(connection);
+  if (!made) campaignsByConnection.set(connection, (made = newCampaignWorker(connection, logger, options)));
+  return made;
+}
+
+/** Wakes the campaign worker of this process on the connection, if there is one (an enrolment due now). */
+export const campaignNudge = (connection: Connection) => () => campaignsByConnection.get(connection)?.nudge();

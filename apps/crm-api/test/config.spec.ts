@@ -15,6 +15,14 @@ describe('loadConfig', () => {
     expect(config.defaultsUsed).toContain('CRM_CURSOR_SECRET=crm-api-development-cursor-secret');
   });
 
+  it('reads the campaign worker settings, with their defaults and bounds', () => {
+    expect(loadConfig({}).campaigns).toEqual({ pollMs: 1000, leaseMs: 60_000, concurrency: 4, stepsPerClaim: 20 });
+    expect(loadConfig({ CAMPAIGN_POLL_MS: '50', CAMPAIGN_LEASE_MS: '2000', CAMPAIGN_CONCURRENCY: '8' }).campaigns).toMatchObject({ pollMs: 50, leaseMs: 2000, concurrency: 8 });
+    expect(() => loadConfig({ CAMPAIGN_POLL_MS: '10' })).toThrow(/CAMPAIGN_POLL_MS/);
+    expect(() => loadConfig({ CAMPAIGN_LEASE_MS: 'soon' })).toThrow(/CAMPAIGN_LEASE_MS/);
+    expect(() => loadConfig({ CAMPAIGN_CONCURRENCY: '65' })).toThrow(/CAMPAIGN_CONCURRENCY/);
+  });
+
   it('takes strong secrets in production', () => {
     const config = loadConfig(PRODUCTION);
     expect(config).toMatchObject({ production: true, bootstrap: { apiKey: PRODUCTION.CRM_ADMIN_API_KEY }, cursorSecret: PRODUCTION.CRM_CURSOR_SECRET, defaultsUsed: [] });

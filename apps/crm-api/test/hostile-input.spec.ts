@@ -9,8 +9,9 @@ describe('crm-api hostile input, generated from the route table', () => {
     crmSweepTarget(ctx, async (ann) => {
       const acme = await ctx.as(ann).post('/dev/api/contacts').send(company('Acme'));
       const bob = await ctx.as(ann).post('/dev/api/contacts').send(person('Bob', 'bob@acme.test', { contact_company_id: acme.body.id }));
-      expect([acme.status, bob.status]).toEqual([200, 200]);
-      return { id: bob.body.id, contact_id: bob.body.id, companyId: acme.body.id, email: 'bob@acme.test', owner_email: ann.email };
+      const flow = await ctx.as(ann).post('/dev/api/workflows').send({ name: 'Nurture', steps: [{ type: 'WAIT', duration: 1, unit: 'DAYS' }, { type: 'ADD_TAG', tag: 'Lead' }] });
+      expect([acme.status, bob.status, flow.status]).toEqual([200, 200, 200]);
+      return { id: bob.body.id, contact_id: bob.body.id, companyId: acme.body.id, email: 'bob@acme.test', owner_email: ann.email, workflow_id: flow.body.id, 'workflow-id': flow.body.id };
     }),
     // ~80 routes, each request compared with a snapshot of the whole database: 60 s was passed under a loaded machine
     { timeoutMs: 120_000 },

@@ -37,13 +37,16 @@ async function storedOf(account: number) {
       .lean(),
     ctx.Account.findById(account).lean(),
   ]);
-  return { contacts, claims, acc };
+  const workflows = await ctx.connection.collection('workflows').find({ account }).sort({ _id: 1 }).toArray();
+  const enrolments = await ctx.connection.collection('campaign_enrolments').find({ account }).sort({ _id: 1 }).toArray();
+  return { contacts, claims, acc, workflows, enrolments };
 }
 
 const ids = (items: { id: number }[]) => items.map((x) => x.id);
 
 let ann: TestUser, ozzy: TestUser;
 let acmeCo: Contact, al: Contact, bo: Contact, otherCo: Contact, oz: Contact;
+let annFlow: number, ozFlow: number;
 
 beforeEach(async () => {
   ann = await ctx.user('acme', 'ann@acme.test');
@@ -59,6 +62,10 @@ beforeEach(async () => {
   bo = await create(ann, person('Alma', 'alma@alpha.test'));
   otherCo = await create(ozzy, company('Omega Co'));
   oz = await create(ozzy, person('Oz', 'oz@omega.test', { contact_company_id: otherCo.id }));
+  const slow = { steps: [{ type: 'WAIT', duration: 1, unit: 'DAYS' }, { type: 'ADD_TAG', tag: 'Lead' }] };
+  annFlow = (await ctx.as(ann).post('/dev/api/workflows').send({ name: 'Alpha nurture', ...slow })).body.id;
+  ozFlow = (await ctx.as(ozzy).post('/dev/api/workflows').send({ name: 'Omega nurture', ...slow })).body.id;
+  expect((await ctx.as(ann).post('/dev/api/campaigns/enroll/email').type('form').send({ email: 'al@alpha.test', 'workflow-id': String(annFlow) })).status).toBe(200);
 });
 
 interface Probe {
@@ -104,6 +111,17 @@ function probes(): Probe[] {
     byEmail('GET search/email/{email} (company email)', 204, (email) => as.get(`/dev/api/contacts/search/email/${email}`), 'info@alpha.test'),
     byEmail('C6 search/email', 200, (email) => form('/dev/api/contacts/search/email', { email_ids: JSON.stringify([email]) })),
     byEmail('C12 change-owner (owner of another account)', 400, (email) => form('/dev/api/contacts/change-owner', { owner_email: email, contact_id: String(oz.id) }), 'ann@acme.test'),
+    byEmail('POST campaigns/enroll/email', 400, (email) => form('/dev/api/campaigns/enroll/email', { email, 'workflow-id': String(ozFlow) })),
+    byEmail('POST campaigns/unsubscribe', 400, (email) => form('/dev/api/campaigns/unsubscribe', { email })),
+    byEmail('POST campaigns/unsubscribe (one workflow)', 400, (email) => form('/dev/api/campaigns/unsubscribe', { email, 'workflow-id': String(ozFlow) })),
+    byId('DELETE workflows/remove-active-subscriber (contact id)', 404, (id) => as.delete(`/dev/api/workflows/remove-active-subscriber/${ozFlow}/${id}`)),
+    { ...byId('DELETE workflows/remove-active-subscriber (workflow id)', 404, (id) => as.delete(`/dev/api/workflows/remove-active-subscriber/${id}/${oz.id}`)), foreign: annFlow },
+    { ...byId('GET workflows/{id}', 404, (id) => as.get(`/dev/api/workflows/${id}`)), foreign: annFlow },
+    { ...byId('GET workflows/{id}/subscribers', 404, (id) => as.get(`/dev/api/workflows/${id}/subscribers`)), foreign: annFlow },
+    { ...byId('PUT workflows', 404, (id) => as.put('/dev/api/workflows').send({ id, name: 'Hijack', steps: [{ type: 'ADD_TAG', tag: 'x' }] })), foreign: annFlow },
+    { ...byId('DELETE workflows/{id}', 404, (id) => as.delete(`/dev/api/workflows/${id}`)), foreign: annFlow },
+    { ...byId('POST campaigns/enroll/email (workflow-id)', 400, (id) => form('/dev/api/campaigns/enroll/email', { email: 'oz@omega.test', 'workflow-id': String(id) })), foreign: annFlow },
+    { ...byId('POST campaigns/unsubscribe (workflow-id)', 400, (id) => form('/dev/api/campaigns/unsubscribe', { email: 'oz@omega.test', 'workflow-id': String(id) })), foreign: annFlow },
     { ...byEmail('GET /search?q=', 204, (q) => as.get(`/dev/api/search?q=${encodeURIComponent(q)}`), 'Al'), missing: 'Zzz' },
     { ...byEmail('GET /search?q= (email prefix)', 204, (q) => as.get(`/dev/api/search?q=${encodeURIComponent(q)}&type=PERSON`), 'al@'), missing: 'zz@' },
     { ...byEmail('GET /search?q= (company)', 204, (q) => as.get(`/dev/api/search?q=${encodeURIComponent(q)}&type=COMPANY`), 'Alpha'), missing: 'Zzz' },

@@ -20,7 +20,7 @@ const PHONE = '+1 555 0100';
 const DAY = 86_400;
 
 let ann: TestUser;
-const ids = { company: 0, person: 0, deal: 0, task: 0, note: 0, event: 0, track: 0, webhook: 0, customField: 0, source: 0, document: 0, ticket: 0, group: 0 };
+const ids = { company: 0, person: 0, deal: 0, task: 0, note: 0, event: 0, track: 0, webhook: 0, customField: 0, source: 0, document: 0, ticket: 0, group: 0, workflow: 0 };
 let delivery = '';
 
 beforeEach(async () => {
@@ -52,6 +52,9 @@ beforeEach(async () => {
   ids.document = await created('/dev/api/documents', { url: 'https://files.example/a.pdf', contact_ids: [ids.person], deal_ids: [ids.deal] });
   ids.group = (await ctx.as(ann).get('/dev/api/tickets/groups')).body[0].id;
   ids.ticket = await created('/dev/api/tickets/new-ticket', ticketFields());
+  ids.workflow = await created('/dev/api/workflows', { name: 'Welcome', steps: [{ type: 'WAIT', duration: 1, unit: 'DAYS' }, { type: 'ADD_TAG', tag: 'Lead' }] });
+  const enrolled = await ctx.as(ann).post('/dev/api/campaigns/enroll/email').type('form').send({ email: 'al@acme.test', 'workflow-id': String(ids.workflow) });
+  expect(enrolled.status).toBe(200);
 });
 
 const ticketFields = () => ({ requester_name: 'Al', requester_email: 'al@acme.test', subject: 'Help', priority: 'LOW', status: 'NEW', groupID: ids.group, html_text: '<p>Hi</p>' });
@@ -73,6 +76,7 @@ function pathValue(path: string, name: string): string {
   if (name === 'contactId') return String(ids.person);
   if (name === 'id' && path.startsWith('/dev/api/tickets/')) return String(ids.ticket);
   if (name === 'ticketId') return String(ids.ticket);
+  if (name === 'id' && path.startsWith('/dev/api/workflows/')) return String(ids.workflow);
   if (name === 'email' || path.includes('/email/')) return 'al@acme.test';
   throw new Error(`xml-answers: no value for :${name} of ${path}`);
 }
@@ -180,6 +184,9 @@ const WRITES: Record<string, () => Promise<{ url?: string; body: object | string
     const res = await ctx.as(ann).post('/dev/api/tickets/new-ticket').send(ticketFields());
     return { url: `/dev/api/tickets/${res.body.id}`, body: {} };
   },
+  'POST /dev/api/workflows': () => ({ body: { name: 'Follow-up', steps: [{ type: 'ADD_SCORE', score: 5 }] } }),
+  'PUT /dev/api/workflows': () => ({ body: { id: ids.workflow, name: 'Welcome 2', steps: [{ type: 'ADD_TAG', tag: 'Lead' }] } }),
+  'POST /dev/api/campaigns/enroll/email': () => ({ body: `email=al%40acme.test&workflow-id=${ids.workflow}`, type: FORM }),
 };
 
 /** The write routes whose success has a body. */

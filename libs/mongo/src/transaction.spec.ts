@@ -29,6 +29,24 @@ describe('transactions', () => {
     ]);
   });
 
+  it('a transaction started inside another joins it: its writes commit or are undone with the outer one', async () => {
+    const docs = driverCollection(model());
+    await docs.deleteMany({});
+    await expect(
+      inTransaction(db.connection, async () => {
+        await docs.insertOne({ _id: 10, v: 1 });
+        await inTransaction(db.connection, () => docs.insertOne({ _id: 11, v: 1 }));
+        throw new Error('after the inner one');
+      }),
+    ).rejects.toThrow('after the inner one');
+    expect(await docs.countDocuments()).toBe(0);
+    await inTransaction(db.connection, async () => {
+      await docs.insertOne({ _id: 10, v: 1 });
+      await inTransaction(db.connection, () => docs.insertOne({ _id: 11, v: 1 }));
+    });
+    expect(await docs.countDocuments()).toBe(2);
+  });
+
   it('checks at start that the database runs transactions, naming the fix when it does not', async () => {
     await expect(assertTransactions(db.connection, () => driverCollection(model()).findOne({}), 'x')).resolves.toBeUndefined();
     const standalone = () => Promise.reject(Object.assign(new Error('Transaction numbers are only allowed on a replica set member or mongos'), { code: 20 }));

@@ -39,10 +39,14 @@ const hasLabel = (err: unknown, label: string) => (err as { hasErrorLabel?: (l: 
  * or `driverCollection`, in its async context) is stored with the others or not at all; no session
  * is passed by hand. A transaction aborted by a conflict runs again (short random waits, within
  * TRANSACTION_RETRY_MS; then a 503), so `work` must be safe to run more than once. Writes use the
- * majority write concern. Work started inside that outlives `work` must not write.
+ * majority write concern. Work started inside that outlives `work` must not write. Called inside
+ * another transaction, `work` runs in that one.
  */
 export async function inTransaction<T>(connection: Connection, work: () => Promise<T>): Promise<T> {
   const store = sessionStore(connection);
+  // called inside a transaction: `work` joins it (its writes commit or abort with the caller's, whose retries run it again)
+  const outer = store.getStore()?.session;
+  if (outer?.inTransaction()) return work();
   const deadline = Date.now() + TRANSACTION_RETRY_MS;
   for (let attempt = 1; ; attempt++) {
     // a session per attempt, the failed ones' never reused (forgetServerSession)

@@ -433,6 +433,15 @@ export function contactService(slots: ContactSlots, events: ContactEvents) {
       return shown(store, await reload(store, contact._id));
     },
 
+    /** A campaign's ADD_SCORE step: one atomic `$inc` on the person with this id; a change that would take the score below 0 is refused (400). */
+    async addScoreTo(store: AccountStore, id: number, delta: number): Promise<void> {
+      const contact = await reload(store, id);
+      if (contact.type === 'COMPANY') throw companyRefused('lead score');
+      if (!(await events.updating(store, () => store.contacts.addScore(id, delta), (added) => (added ? [id] : [])))) {
+        throw validationFailed([{ field: 'score', message: 'would take the lead score below 0' }]);
+      }
+    },
+
     /** edit/lead-score and edit/add-star: set one number atomically; the contact after it. */
     async setNumber(store: AccountStore, id: number, field: 'lead_score' | 'star_value', value: number): Promise<ShownContact> {
       const contact = await reload(store, id);

@@ -30,6 +30,18 @@ export function userRemoval(directory: CrossTenant) {
   const refused = (user: DomainUserDoc, held: string[]) =>
     new HttpError(409, 'user_owns_records', `${user.email} owns ${held.join(' and ')}: give them to another user first, then delete`);
 
+  /**
+   * The workflows the user made go to the account owner (else the first admin, else the first user
+   * left): their CREATE_TASK steps need a user to own the tasks they make.
+   */
+  async function giveWorkflowsAway(user: DomainUserDoc): Promise<void> {
+    const store = directory.storeOfUser(user);
+    if (!(await store.workflows.countMadeBy(user._id))) return;
+    const users = (await store.users.all()).filter((other) => other._id !== user._id);
+    const heir = users.find((other) => other.is_account_owner) ?? users.find((other) => other.is_admin) ?? users[0];
+    if (heir) await store.workflows.giveTo(user._id, heir._id);
+  }
+
   return {
     async remove(email: string): Promise<DomainUserDoc> {
       const user = await directory.userByEmail(email);
@@ -39,6 +51,7 @@ export function userRemoval(directory: CrossTenant) {
       if (before.length) throw refused(user, before);
       await directory.deleteUser(user);
       await directory.credentials.revoke(user.email);
+      await giveWorkflowsAway(user);
       // a record given to the user while it was being deleted: put the user back
       const after = await owned(user);
       if (after.length) {

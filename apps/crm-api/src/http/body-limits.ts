@@ -14,7 +14,8 @@ export const BODY_LIMITS = {
   /**
    * A whole contact (C3/C4: 64 Ki characters of properties, ~0.46 MB escaped); a note (66.5 Ki
    * characters; N2's form-encoded JSON text at 9 bytes a character, ~0.6 MB); the bulk update and
-   * the dynamic filter (ids and 10,000 characters of filterJson).
+   * the dynamic filter (ids and 10,000 characters of filterJson); a workflow (50 steps of ≤ 1,000
+   * characters, ~0.3 MB escaped).
    */
   record: '1mb',
   /** edit-properties, add/property: 64 Ki characters of property text and 50 properties (~0.4 MB escaped) */

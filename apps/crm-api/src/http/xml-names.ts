@@ -27,6 +27,8 @@ export const XML_NAMES = {
   ticketNote: named('ticketNote', 'ticketNotes'),
   ticketFilter: named('filter', 'filters'),
   ticketGroup: named('group', 'groups'),
+  workflow: named('workflow', 'workflows'),
+  enrolment: named('subscriber', 'subscribers'),
   result: { root: 'result' },
   webhook: { root: 'webhook' },
   webhooks: { root: 'webhooks', item: 'webhook' },

@@ -23,6 +23,9 @@ import { documentModel, type DocumentDoc } from '../documents/document.model';
 import { documentRepository, type DocumentRepository } from '../documents/document.repository';
 import { ticketGroupModel, ticketModel, ticketNoteModel, type TicketDoc, type TicketGroupDoc, type TicketNoteDoc } from '../tickets/ticket.model';
 import { ticketGroupRepository, ticketNoteRepository, ticketRepository, type TicketGroupRepository, type TicketNoteRepository, type TicketRepository } from '../tickets/ticket.repository';
+import { enrolmentModel, workflowModel, type EnrolmentDoc, type WorkflowDoc } from '../campaigns/campaign.model';
+import { enrolmentRepository, type EnrolmentRepository } from '../campaigns/enrolment.repository';
+import { workflowRepository, type WorkflowRepository } from '../campaigns/workflow.repository';
 import { taskModel, type TaskDoc } from '../tasks/task.model';
 import { taskRepository, type TaskRepository } from '../tasks/task.repository';
 import { trackModel, type TrackDoc } from '../tracks/track.model';
@@ -37,7 +40,7 @@ import { accountScope, type AccountRecord, type ModelAccess } from './account-sc
 import { keyedScope } from './keyed-scope';
 
 /** Every model of the service, registered on the connection once, so that the start-up makes each collection and its indexes before the first request. */
-const MODELS = { accounts: accountModel, users: domainUserModel, contacts: contactModel, claims: emailClaimModel, tracks: trackModel, deals: dealModel, notes: noteModel, tasks: taskModel, events: eventModel, customFields: customFieldModel, categories: categoryModel, documents: documentModel, tickets: ticketModel, ticketGroups: ticketGroupModel, ticketNotes: ticketNoteModel, webhooks: webhookModel, deliveries: deliveryModel, eventSequences: eventSequenceModel };
+const MODELS = { accounts: accountModel, users: domainUserModel, contacts: contactModel, claims: emailClaimModel, tracks: trackModel, deals: dealModel, notes: noteModel, tasks: taskModel, events: eventModel, customFields: customFieldModel, categories: categoryModel, documents: documentModel, tickets: ticketModel, ticketGroups: ticketGroupModel, ticketNotes: ticketNoteModel, webhooks: webhookModel, deliveries: deliveryModel, eventSequences: eventSequenceModel, workflows: workflowModel, enrolments: enrolmentModel };
 
 /**
  * The tenant data of one account: its repositories, each bound to the account. The only door to
@@ -70,6 +73,9 @@ export interface AccountStore {
   readonly webhooks: WebhookRepository;
   /** The account's webhook deliveries and its records' event numbers (account-outbox.ts). */
   readonly outbox: AccountOutbox;
+  /** The account's campaigns (workflows) and their enrolments (campaigns/). */
+  readonly workflows: WorkflowRepository;
+  readonly enrolments: EnrolmentRepository;
   /**
    * Runs `work` in one MongoDB transaction (libs/mongo transaction.ts): every write it makes
    * through this store is stored with the others or not at all. `work` may run more than once.
@@ -100,6 +106,8 @@ function partsOf(connection: Connection, pager: CrmPager) {
     tickets: access<TicketDoc>(models.tickets),
     ticketGroups: access<TicketGroupDoc>(models.ticketGroups),
     ticketNotes: access<TicketNoteDoc>(models.ticketNotes),
+    workflows: access<WorkflowDoc>(models.workflows),
+    enrolments: access<EnrolmentDoc>(models.enrolments),
     webhooks: access<WebhookDoc>(models.webhooks),
     deliveries: driverCollection(models.deliveries),
     eventSequences: models.eventSequences,
@@ -135,6 +143,8 @@ class AccountData implements AccountStore {
   #ticketNotes?: TicketNoteRepository;
   #webhooks?: WebhookRepository;
   #outbox?: AccountOutbox;
+  #workflows?: WorkflowRepository;
+  #enrolments?: EnrolmentRepository;
 
   constructor(
     readonly account: AccountId,
@@ -200,6 +210,12 @@ class AccountData implements AccountStore {
   }
   get ticketNotes() {
     return (this.#ticketNotes ??= ticketNoteRepository(this.#scope(this.#parts.ticketNotes)));
+  }
+  get workflows() {
+    return (this.#workflows ??= workflowRepository(this.#scope(this.#parts.workflows)));
+  }
+  get enrolments() {
+    return (this.#enrolments ??= enrolmentRepository(this.#scope(this.#parts.enrolments)));
   }
 }
 

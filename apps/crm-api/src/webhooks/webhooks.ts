@@ -13,6 +13,8 @@ export interface CrmWebhooks {
   recorder: EventRecorder;
   worker: DeliveryWorker;
   service: WebhookService;
+  /** Deliveries to these webhooks were committed outside the recorder (a campaign's WEBHOOK step): wakes the worker and checks the outbox cap, as the recorder's commits do. */
+  delivered(webhooks: number[]): void;
   /** Stops start-up on a database without transactions. */
   assertTransactions(): Promise<void>;
 }
@@ -26,13 +28,11 @@ export function createWebhooks(tenants: CrossTenantWebhooks, logger: Logger, set
   const subscriptions = subscriptionCache(tenants.revocations);
   const disabling = webhookDisabling({ webhooks, deliveries, subscriptions, logger, outboxCap: settings.limits.outboxCap, retentionMs: settings.retentionMs });
   const worker = deliveryWorker({ lease: tenants.lease, webhooks, deliveries, disabling, settings, logger });
-  const recorder = eventRecorder({
-    subscriptions,
-    afterCommit: (ids) => {
-      worker.nudge();
-      disabling.checkCap(ids).catch((err: unknown) => logger.warn({ err }, 'webhooks: cannot check the outbox cap'));
-    },
-  });
+  const delivered = (ids: number[]) => {
+    worker.nudge();
+    disabling.checkCap(ids).catch((err: unknown) => logger.warn({ err }, 'webhooks: cannot check the outbox cap'));
+  };
+  const recorder = eventRecorder({ subscriptions, afterCommit: delivered });
   outboxDepthGauge(() => deliveries.depth(DEPTH_COUNT_LIMIT));
-  return { recorder, worker, service: webhookService({ subscriptions, worker, settings }), assertTransactions: tenants.assertTransactions };
+  return { recorder, worker, service: webhookService({ subscriptions, worker, settings }), delivered, assertTransactions: tenants.assertTransactions };
 }
