@@ -6,7 +6,8 @@ import type { ContactService } from '../contacts/contact.service';
 import { nowSeconds } from '../input/epoch';
 import type { AccountStore } from '../store/crm-store';
 import type { TaskService } from '../tasks/task.service';
-import { newDeliveryId, newEventId } from '../webhooks/ids';
+import { newEventId } from '../webhooks/ids';
+import { pendingDelivery } from '../webhooks/pending-delivery';
 import { stepsRun } from './campaign-metrics';
 import { UNIT_SECONDS, type EnrolmentDoc, type EnrolmentStatus, type StepDoc, type WorkflowDoc } from './campaign.model';
 
@@ -78,24 +79,7 @@ export function campaignSteps({ contacts, tasks, delivered }: CampaignStepDeps) 
         const now = new Date();
         const body = JSON.stringify({ eventName: CAMPAIGN_STEP_EVENT, eventData: { workflow: { id: workflow._id, name: workflow.name }, step: index, enrolment_id: enrolment._id, contact: shown } });
         await store.outbox.insert([
-          {
-            _id: newDeliveryId(now.getTime()),
-            webhook: webhook._id,
-            event_id: newEventId(now.getTime()),
-            event: CAMPAIGN_STEP_EVENT,
-            resource,
-            seq: seqs.get(resource) ?? 0,
-            body,
-            trace: traceCarrier() ?? null,
-            state: 'pending',
-            created_at: now,
-            next_attempt_at: now,
-            attempts: 0,
-            log: [],
-            reason: null,
-            replay_of: null,
-            expires_at: null,
-          },
+          pendingDelivery({ webhook: webhook._id, event_id: newEventId(now.getTime()), event: CAMPAIGN_STEP_EVENT, resource, seq: seqs.get(resource) ?? 0, body, trace: traceCarrier() ?? null, replay_of: null }, now),
         ]);
         return { outcome: `done: delivery to webhook ${webhook._id}`, delivery: webhook._id };
       }

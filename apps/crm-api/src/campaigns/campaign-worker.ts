@@ -4,6 +4,7 @@ import type { CrossTenantCampaigns, DueEnrolment } from '../store/cross-tenant-c
 import { stepsFailed } from './campaign-metrics';
 import type { CampaignSteps } from './campaign-steps';
 import type { CampaignSettings } from './campaign-settings';
+import { pollingWorker, type Job } from '../workers/polling-worker';
 
 export interface CampaignWorker {
   /** Starts looking for due enrolments (every `pollMs`, and at once after each `nudge`). */
@@ -30,11 +31,7 @@ export interface CampaignWorkerDeps {
  */
 export function campaignWorker({ tenants, steps, settings, logger }: CampaignWorkerDeps): CampaignWorker {
   const { pollMs, leaseMs, concurrency, stepsPerClaim } = settings;
-  const inFlight = new Set<Promise<unknown>>();
-  let stopping = new AbortController();
-  let loop: Promise<void> | undefined;
-  let wake: (() => void) | undefined;
-  let nudged = false;
+  const serving = new Set<number>();
 
   /** Runs the enrolment's due steps under one claim (at most `stepsPerClaim`, then it waits for the next pass). */
   async function serve(due: DueEnrolment): Promise<void> {
@@ -43,7 +40,7 @@ export function campaignWorker({ tenants, steps, settings, logger }: CampaignWor
     const store = tenants.storeOf(due);
     let step = due.step;
     // a step that failed (the database, a bug) keeps the claim: the enrolment is tried again when it expires, not at once
-    for (let n = 0; n < stepsPerClaim && !stopping.signal.aborted; n++) {
+    for (let n = 0; n < stepsPerClaim && !worker.stopping.aborted; n++) {
       const result = await steps.run(store, due._id, step, token);
       if (!result || result.status !== 'ACTIVE' || !result.next_run_at || result.next_run_at.getTime() > Date.now()) break;
       step = result.step;
@@ -52,76 +49,30 @@ export function campaignWorker({ tenants, steps, settings, logger }: CampaignWor
     await tenants.release(due, token).catch((err: unknown) => logger.warn({ err, enrolment: due._id }, 'campaigns: cannot free an enrolment claim; it expires by itself'));
   }
 
-  function wait(ms: number): Promise<void> {
-    if (nudged) {
-      nudged = false;
-      return Promise.resolve();
+  async function next(free: number): Promise<Job[]> {
+    let due: DueEnrolment[] = [];
+    try {
+      due = await tenants.due(new Date(), concurrency * 4);
+    } catch (err) {
+      logger.warn({ err: (err as Error).message }, 'campaigns: cannot read the due enrolments; trying again');
     }
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      timer.unref();
-      function done() {
-        clearTimeout(timer);
-        wake = undefined;
-        resolve();
-      }
-      wake = done;
+    // in random order: replicas reading the same due list try different enrolments first
+    const picked = due.filter((d) => !serving.has(d._id)).sort(() => Math.random() - 0.5).slice(0, free);
+    return picked.map((enrolment) => {
+      serving.add(enrolment._id);
+      return () =>
+        serve(enrolment)
+          .catch((err: unknown) => {
+            stepsFailed.inc();
+            logger.error({ err, enrolment: enrolment._id, account: enrolment.account }, 'campaigns: a step failed; its enrolment is tried again when its claim expires');
+          })
+          .finally(() => {
+            serving.delete(enrolment._id);
+            worker.nudge();
+          });
     });
   }
 
-  async function run(signal: AbortSignal): Promise<void> {
-    const serving = new Set<number>();
-    while (!signal.aborted) {
-      let started = 0;
-      const free = concurrency - inFlight.size;
-      if (free > 0) {
-        let due: DueEnrolment[] = [];
-        try {
-          due = await tenants.due(new Date(), concurrency * 4);
-        } catch (err) {
-          logger.warn({ err: (err as Error).message }, 'campaigns: cannot read the due enrolments; trying again');
-        }
-        // in random order: replicas reading the same due list try different enrolments first
-        const picked = due.filter((d) => !serving.has(d._id)).sort(() => Math.random() - 0.5).slice(0, free);
-        for (const enrolment of picked) {
-          serving.add(enrolment._id);
-          started++;
-          const task = serve(enrolment)
-            .catch((err: unknown) => {
-              stepsFailed.inc();
-              logger.error({ err, enrolment: enrolment._id, account: enrolment.account }, 'campaigns: a step failed; its enrolment is tried again when its claim expires');
-            })
-            .finally(() => {
-              serving.delete(enrolment._id);
-              inFlight.delete(task);
-              nudge();
-            });
-          inFlight.add(task);
-        }
-      }
-      if (signal.aborted) break;
-      await wait(started && inFlight.size >= concurrency ? Math.min(pollMs, 50) : pollMs);
-    }
-  }
-
-  function nudge(): void {
-    if (wake) wake();
-    else nudged = true;
-  }
-
-  return {
-    start() {
-      if (loop) return;
-      stopping = new AbortController();
-      loop = run(stopping.signal);
-    },
-    nudge,
-    async stop() {
-      stopping.abort();
-      wake?.();
-      await loop;
-      loop = undefined;
-      await Promise.all([...inFlight]);
-    },
-  };
+  const worker = pollingWorker({ pollMs, concurrency, next });
+  return worker;
 }

@@ -9,6 +9,7 @@ import type { WebhookDisabling } from './webhook-disabling';
 import type { WebhookDoc } from './webhook.model';
 import { attemptDuration, attemptsMade, deliveriesEnded, deliveryLag } from './webhook-metrics';
 import { PARTITIONS_PER_WEBHOOK, type DeliverySettings } from './webhook-settings';
+import { pollingWorker, type Job } from '../workers/polling-worker';
 
 export interface DeliveryWorker {
   /** Starts looking for due deliveries (every `pollMs`, and at once after each `nudge`). */
@@ -54,16 +55,11 @@ const humanSpan = (ms: number) => (ms >= 36 * 3600_000 ? `${Math.round(ms / 3600
  */
 export function deliveryWorker({ lease: takeLease, webhooks, deliveries, disabling, settings, logger }: DeliveryWorkerDeps): DeliveryWorker {
   const { concurrency, pollMs, leaseMs, retry, retentionMs } = settings;
-  const inFlight = new Set<Promise<unknown>>();
   const claimed = new Set<string>();
   /** Webhooks with a partition held elsewhere in the last pass: skipped by the next read of due deliveries. */
   let busy = new Set<number>();
   /** Deliveries sent whose outcome could not be stored: left alone by this process for RECORD_FAILURE_PAUSE_MS. */
   const unrecorded = new LRUCache<string, true>({ max: 10_000, ttl: RECORD_FAILURE_PAUSE_MS });
-  let stopping = new AbortController();
-  let loop: Promise<void> | undefined;
-  let wake: (() => void) | undefined;
-  let nudged = false;
 
   const expiry = () => new Date(Date.now() + retentionMs);
 
@@ -100,7 +96,7 @@ export function deliveryWorker({ lease: takeLease, webhooks, deliveries, disabli
       return false;
     }
     if (delivery.attempts === 0) deliveryLag.observe((Date.now() - delivery.created_at.getTime()) / 1000);
-    const signal = AbortSignal.any([claim, stopping.signal]);
+    const signal = AbortSignal.any([claim, worker.stopping]);
     const attributes = { 'webhook.id': webhook._id, 'webhook.event': delivery.event, 'webhook.delivery': delivery._id, 'webhook.attempt': delivery.attempts + 1 };
     const result = await inChildSpan(delivery.trace ?? undefined, 'webhook.deliver', attributes, async (span) => {
       const sent = await sendAttempt(delivery, webhook.url, validSecrets(webhook), settings, signal);
@@ -157,7 +153,7 @@ export function deliveryWorker({ lease: takeLease, webhooks, deliveries, disabli
     let sent = 0;
     try {
       for (const candidate of due) {
-        if (lease.lost.aborted || stopping.signal.aborted) break;
+        if (lease.lost.aborted || worker.stopping.aborted) break;
         // read after the lease was taken: what another replica sent before freeing it is seen as done
         const head = candidate.resource ? await deliveries.firstPending(candidate.webhook, candidate.resource) : await deliveries.get(candidate._id);
         if (!head) continue;
@@ -174,86 +170,37 @@ export function deliveryWorker({ lease: takeLease, webhooks, deliveries, disabli
     return sent;
   }
 
-  function wait(ms: number): Promise<void> {
-    if (nudged) {
-      nudged = false;
-      return Promise.resolve();
+  async function next(free: number): Promise<Job[]> {
+    let due: DueDelivery[] = [];
+    const skipped = [...busy].slice(0, MAX_SKIPPED_WEBHOOKS);
+    busy = new Set();
+    try {
+      due = await deliveries.due(new Date(), concurrency * 8, skipped);
+    } catch (err) {
+      logger.warn({ err: (err as Error).message }, 'webhook deliveries: cannot read the due deliveries; trying again');
     }
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      timer.unref();
-      function done() {
-        clearTimeout(timer);
-        wake = undefined;
-        resolve();
-      }
-      wake = done;
+    const byPartition = new Map<string, DueDelivery[]>();
+    for (const delivery of due) {
+      const partition = partitionOf(delivery);
+      if (claimed.has(partition)) continue;
+      const list = byPartition.get(partition) ?? [];
+      if (!list.some((d) => d.resource !== null && d.resource === delivery.resource)) list.push(delivery);
+      byPartition.set(partition, list);
+    }
+    // in random order: replicas reading the same due list try different partitions first
+    const partitions = [...byPartition].sort(() => Math.random() - 0.5).slice(0, free);
+    return partitions.map(([partition, list]) => {
+      claimed.add(partition);
+      return () =>
+        serve(partition, list)
+          .then((sent) => {
+            if (sent) worker.nudge();
+          })
+          .catch((err: unknown) => logger.error({ err, partition }, 'webhook deliveries: a partition failed'))
+          .finally(() => claimed.delete(partition));
     });
   }
 
-  async function run(signal: AbortSignal): Promise<void> {
-    while (!signal.aborted) {
-      let started = 0;
-      const free = concurrency - inFlight.size;
-      if (free > 0) {
-        let due: DueDelivery[] = [];
-        const skipped = [...busy].slice(0, MAX_SKIPPED_WEBHOOKS);
-        busy = new Set();
-        try {
-          due = await deliveries.due(new Date(), concurrency * 8, skipped);
-        } catch (err) {
-          logger.warn({ err: (err as Error).message }, 'webhook deliveries: cannot read the due deliveries; trying again');
-        }
-        const byPartition = new Map<string, DueDelivery[]>();
-        for (const delivery of due) {
-          const partition = partitionOf(delivery);
-          if (claimed.has(partition)) continue;
-          const list = byPartition.get(partition) ?? [];
-          if (!list.some((d) => d.resource !== null && d.resource === delivery.resource)) list.push(delivery);
-          byPartition.set(partition, list);
-        }
-        // in random order: replicas reading the same due list try different partitions first
-        const partitions = [...byPartition].sort(() => Math.random() - 0.5).slice(0, free);
-        for (const [partition, list] of partitions) {
-          claimed.add(partition);
-          started++;
-          const task = serve(partition, list)
-            .then((sent) => {
-              if (sent) nudge();
-            })
-            .catch((err: unknown) => logger.error({ err, partition }, 'webhook deliveries: a partition failed'))
-            .finally(() => {
-              claimed.delete(partition);
-              inFlight.delete(task);
-            });
-          inFlight.add(task);
-        }
-      }
-      if (signal.aborted) break;
-      // work left (every slot busy, or more due than taken): wake when a task ends; else at the next poll
-      await wait(started && inFlight.size >= concurrency ? Math.min(pollMs, 50) : pollMs);
-    }
-  }
-
-  function nudge(): void {
-    if (wake) wake();
-    else nudged = true;
-  }
-
-  return {
-    start() {
-      if (loop) return;
-      stopping = new AbortController();
-      loop = run(stopping.signal);
-    },
-    nudge,
-    async stop() {
-      stopping.abort();
-      wake?.();
-      await loop;
-      loop = undefined;
-      await Promise.all([...inFlight]);
-    },
-  };
+  const worker = pollingWorker({ pollMs, concurrency, next });
+  return worker;
 }
-

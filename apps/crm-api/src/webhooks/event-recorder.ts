@@ -4,7 +4,8 @@ import { eventNameInBody, matchesEvent, type EventName, type WebhookAction, type
 import type { DeliveryDoc } from './webhook-delivery.model';
 import type { Subscription } from './webhook.repository';
 import type { SubscriptionCache } from './subscriptions';
-import { newDeliveryId, newEventId } from './ids';
+import { newEventId } from './ids';
+import { pendingDelivery } from './pending-delivery';
 
 /** One change of one record, as a write path reports it. */
 export interface ChangeEvent {
@@ -68,24 +69,7 @@ export function eventRecorder({ subscriptions, afterCommit }: EventRecorderDeps)
       const body = JSON.stringify({ eventName: eventNameInBody(name as EventName), eventData: await readData(event.data) });
       const eventId = newEventId(now.getTime());
       for (const webhook of webhooks) {
-        docs.push({
-          _id: newDeliveryId(now.getTime()),
-          webhook: webhook._id,
-          event_id: eventId,
-          event: name,
-          resource: key,
-          seq: seqs.get(key) ?? 0,
-          body,
-          trace,
-          state: 'pending',
-          created_at: now,
-          next_attempt_at: now,
-          attempts: 0,
-          log: [],
-          reason: null,
-          replay_of: null,
-          expires_at: null,
-        });
+        docs.push(pendingDelivery({ webhook: webhook._id, event_id: eventId, event: name, resource: key, seq: seqs.get(key) ?? 0, body, trace, replay_of: null }, now));
       }
     }
     return docs;

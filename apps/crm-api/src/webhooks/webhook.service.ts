@@ -2,7 +2,8 @@ import { HttpError, validationFailed, type FieldIssue } from '@lib/errors';
 import { urlRefusal, type OutboundPolicy } from '@lib/outbound';
 import type { AccountStore } from '../store/crm-store';
 import type { DeliveryWorker } from './delivery-worker';
-import { newDeliveryId, newEventId } from './ids';
+import { newEventId } from './ids';
+import { pendingDelivery } from './pending-delivery';
 import { newSecret } from './signature';
 import type { SubscriptionCache } from './subscriptions';
 import type { DeliveryDoc } from './webhook-delivery.model';
@@ -73,10 +74,10 @@ export function webhookService({ subscriptions, worker, settings }: WebhookServi
     return doc;
   }
 
-  const oneOff = (webhook: WebhookDoc, fields: Pick<DeliveryDoc, 'event_id' | 'event' | 'body' | 'replay_of'>): DeliveryDoc => {
-    const now = new Date();
-    return { _id: newDeliveryId(now.getTime()), account: webhook.account, webhook: webhook._id, resource: null, seq: 0, trace: null, state: 'pending', created_at: now, next_attempt_at: now, attempts: 0, log: [], reason: null, expires_at: null, ...fields };
-  };
+  const oneOff = (webhook: WebhookDoc, fields: Pick<DeliveryDoc, 'event_id' | 'event' | 'body' | 'replay_of'>): DeliveryDoc => ({
+    ...pendingDelivery({ webhook: webhook._id, resource: null, seq: 0, trace: null, ...fields }),
+    account: webhook.account,
+  });
 
   return {
     /** A new webhook, enabled, and its secret (shown this once). */
