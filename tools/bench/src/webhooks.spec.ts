@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { receiverServer, type Arrival } from './webhook-receiver';
+import { receiverServer, type Arrival } from './receiver-server';
 import { lagOf, percentile, webhookTables } from './webhooks';
 
 const figures = (requestsPerSecond: number, cpuMsPerRequest: number) => ({ requestsPerSecond, cpuMsPerRequest, p50Ms: 10, p99Ms: 50, requests: 500, failures: 0, mainThreadCpuMsPerRequest: cpuMsPerRequest, fromUs: 0, toUs: 1 });

@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import type { BenchRequest } from './endpoints';
 import { measure, type Figures, type MeasureOptions } from './measure';
 import { cpuMs, startNode, type Service } from './processes';
-import { nowMs, type Arrival } from './webhook-receiver';
+import { nowMs, type Arrival } from './receiver-server';
 
 /**
  * The webhook row (issue 24): a contact write for an account with one webhook on `contact.*`
