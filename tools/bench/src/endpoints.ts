@@ -15,6 +15,8 @@ export interface BenchRequest {
   headers?: Record<string, string>;
   /** A new body per request (writes need distinct values). */
   body?: (n: number) => string;
+  /** Called with each answer (the webhook row records when each write was acknowledged). */
+  onResponse?: (status: number, body: string) => void;
 }
 
 export interface Endpoint {
@@ -24,6 +26,11 @@ export interface Endpoint {
   baseline: BenchRequest;
   /** Concurrent connections for this row, when not the run's. */
   connections?: number;
+  /**
+   * The same request to the same app for an account without a webhook: the webhook row measures
+   * it too (its CPU per request against the row's), and its own figures (webhooks.ts).
+   */
+  withoutWebhook?: BenchRequest;
 }
 
 /** A row of one of the four apps. */
@@ -44,6 +51,11 @@ export interface Seeded {
   newsKey: string;
   /** The same on the search process, when it runs (main.ts starts it; ab.ts and profile.ts do not). */
   newsSearchAuth?: string;
+  /**
+   * Two crm accounts of their own for the webhook row, when it runs (main.ts makes them; ab.ts and
+   * profile.ts do not): `hooked` has one webhook on `contact.*` to the bench's receiver, `plain` none.
+   */
+  crmWebhook?: { hooked: string; plain: string; onResponse?: (status: number, body: string) => void };
 }
 
 /**
@@ -65,6 +77,9 @@ const newPerson = (n: number) =>
       { type: 'SYSTEM', name: 'email', subtype: 'work', value: `bench-${process.pid}-${n}@bench.test` },
     ],
   });
+
+/** The webhook row's name (main.ts makes its accounts and receiver only when a row selected has `withoutWebhook`). */
+export const WEBHOOK_ROW = 'crm POST contact with one webhook';
 
 export function endpoints(seed: Seeded): Endpoint[] {
   const crm = { Authorization: seed.crmAuth };
@@ -93,6 +108,20 @@ export function endpoints(seed: Seeded): Endpoint[] {
       ours: { method: 'POST', path: '/dev/api/contacts', headers: { ...crm, ...JSON_ACCEPT, 'Content-Type': 'application/json' }, body: newPerson },
       baseline: { method: 'POST', path: '/crm/contacts', headers: { 'Content-Type': 'application/json' }, body: newPerson },
     },
+    ...(seed.crmWebhook !== undefined
+      ? [
+          {
+            name: WEBHOOK_ROW,
+            app: 'crm-api' as const,
+            ours: { method: 'POST' as const, path: '/dev/api/contacts', headers: { Authorization: seed.crmWebhook.hooked, ...JSON_ACCEPT, 'Content-Type': 'application/json' }, body: newPerson, onResponse: seed.crmWebhook.onResponse },
+            baseline: { method: 'POST' as const, path: '/crm/contacts', headers: { 'Content-Type': 'application/json' }, body: newPerson },
+            withoutWebhook: { method: 'POST' as const, path: '/dev/api/contacts', headers: { Authorization: seed.crmWebhook.plain, ...JSON_ACCEPT, 'Content-Type': 'application/json' }, body: newPerson },
+            // one write at a time: on the embedded database a hooked write's transaction holds the
+            // write lock for ~200 ms, and concurrent ones stall each other past autocannon's timeout
+            connections: 1,
+          },
+        ]
+      : []),
     {
       name: 'crm search by email',
       app: 'crm-api',

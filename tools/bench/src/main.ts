@@ -15,6 +15,7 @@ import { searchCostOf, searchCostTable } from './search-cost';
 import { NEWS_CORPUS, seed } from './seed';
 import { soak } from './soak';
 import { measureStartup } from './startup';
+import { measureDelivery, measureHookedWrite, RECEIVER_HOST, startReceiver, webhookAccounts, webhookTables, type Delivery, type Receiver, type WebhookAccounts, type WebhookWrite } from './webhooks';
 
 // The bundle lives in dist/tools/bench/, three levels below the workspace root.
 const root = path.resolve(__dirname, '..', '..', '..');
@@ -64,12 +65,15 @@ async function main(): Promise<void> {
     const snapshotArgs = args['heap-snapshots'] ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${memoryDir}`] : [];
     const nodeArgs = [...SERVICE_NODE_FLAGS, ...args['node-flags'].split(' ').filter(Boolean), ...snapshotArgs, ...(args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args.profile)}`] : [])];
     for (const app of APPS) {
-      const { env: appEnv, args: probeArgs } = probe(app);
+      const { env: probeEnv, args: probeArgs } = probe(app);
+      // crm-api: the webhook row's receiver is on loopback (a variable read at start only: no cost to the other rows)
+      const appEnv = app === 'crm-api' ? { ...probeEnv, WEBHOOK_ALLOWED_HOSTS: RECEIVER_HOST } : probeEnv;
       apps[app] = await startNode(app, path.join(root, 'dist', 'apps', app, 'main.js'), appEnv, [...probeArgs, ...nodeArgs]);
       services.push(apps[app]);
     }
     // the search rows' own news-api process and database (NEWS_SEARCH_DB), when a row selected needs it
-    const searchRows = rowsNamed(endpoints({ crmAuth: '', contactId: 0, contactEmail: '', trackId: 0, newsAuth: '', newsKey: '', newsSearchAuth: '' }), args.only).filter((row) => row.app === 'news-search');
+    const allRows = rowsNamed(endpoints({ crmAuth: '', contactId: 0, contactEmail: '', trackId: 0, newsAuth: '', newsKey: '', newsSearchAuth: '', crmWebhook: { hooked: '', plain: '' } }), args.only);
+    const searchRows = allRows.filter((row) => row.app === 'news-search');
     const corpus = Number(args['news-corpus']);
     let newsSearch: Service | undefined;
     if (searchRows.length && corpus > 0) {
@@ -82,17 +86,37 @@ async function main(): Promise<void> {
     log(`seeding ${args.seed} records per service through the APIs${newsSearch ? `, and ${corpus} news articles for search` : ''}`);
     const seeded = await seed(apps, Number(args.seed), database.uri, newsSearch && { port: newsSearch.port, corpus });
     const cost = newsSearch && (await searchCostOf(database.uri));
+    // the webhook row's receiver and accounts, when it is selected
+    let receiver: Receiver | undefined;
+    let hook: WebhookAccounts | undefined;
+    if (allRows.some((row) => row.withoutWebhook)) {
+      receiver = await startReceiver(path.join(__dirname, 'webhook-receiver.js'));
+      services.push(receiver.service);
+      hook = await webhookAccounts(root, database.uri, apps['crm-api'].port, receiver);
+      seeded.crmWebhook = { ...hook, onResponse: receiver.onResponse };
+      log(`webhook receiver on ${receiver.url}; accounts bench-hooked (one webhook on contact.*) and bench-plain`);
+    }
     const processes: Record<ProcessName, Service | undefined> = { ...apps, 'news-search': newsSearch };
     const baselineProbe = probe('baseline');
     const baseline = await startNode('baseline', path.join(root, 'dist', 'tools', 'bench', 'baseline.js'), baselineProbe.env, baselineProbe.args);
     services.push(baseline);
 
     const rows: Row[] = [];
+    let webhooks: { write: WebhookWrite; delivery: Delivery; connections: number } | undefined;
     for (const endpoint of rowsNamed(endpoints(seeded), args.only)) {
       const app = processes[endpoint.app];
       if (!app) throw new Error(`${endpoint.app} is not running`);
       const rowOptions = { ...options, connections: endpoint.connections ?? options.connections };
-      const ours = await measure(app.port, app.pid, endpoint.ours, rowOptions);
+      let ours;
+      if (endpoint.withoutWebhook && receiver && hook) {
+        // the same write for the account without a webhook, then the row's (its deliveries drained), then delivery
+        const plain = await measure(app.port, app.pid, endpoint.withoutWebhook, rowOptions);
+        const hooked = await measureHookedWrite(app, receiver, endpoint.ours, rowOptions);
+        ours = hooked.hooked;
+        const delivery = await measureDelivery(app, receiver, hook, endpoint.ours);
+        webhooks = { write: { ...hooked, plain }, delivery, connections: rowOptions.connections };
+        log(`${endpoint.name}: CPU ${hooked.hooked.cpuMsPerRequest.toFixed(2)} ms/req vs ${plain.cpuMsPerRequest.toFixed(2)} without a webhook; ${delivery.deliveriesPerSecond.toFixed(0)} deliveries/s`);
+      } else ours = await measure(app.port, app.pid, endpoint.ours, rowOptions);
       const base = await measure(baseline.port, baseline.pid, endpoint.baseline, rowOptions);
       const row = { name: endpoint.name, ours, baseline: base };
       rows.push(row);
@@ -100,6 +124,10 @@ async function main(): Promise<void> {
     }
     console.log('\n## Throughput, latency and CPU per request (ratios: ours / baseline)\n');
     console.log(markdownTable(rows));
+    if (webhooks) {
+      console.log('\n## crm webhooks: a contact write with one webhook against one without, and delivery (one replica)\n');
+      console.log(webhookTables(webhooks.write, webhooks.delivery, webhooks.connections));
+    }
     if (cost) {
       console.log('\n## news-api search: what the index costs per stored article\n');
       console.log(searchCostTable(cost));

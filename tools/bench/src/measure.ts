@@ -42,6 +42,7 @@ function fire(port: number, request: BenchRequest, connections: number, length: 
         path: request.path,
         headers: request.headers,
         ...(body && { setupRequest: (req: object) => ({ ...req, body: body(sequence++) }) }),
+        ...(request.onResponse && { onResponse: request.onResponse }),
       },
     ],
   });
