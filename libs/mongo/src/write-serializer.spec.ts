@@ -95,6 +95,42 @@ describe('the embedded server behind the write serializer: single-document write
     expect(await docs.findOne({ _id: 1 })).toEqual({ _id: 1, v: 1 });
   });
 
+  it('aborts a transaction whose connections were cut before it lets go: its commit, retried on a new connection, cannot write over what ran meanwhile', async () => {
+    const docs = db().collection<{ _id: number; v: string }>('txn_cut');
+    await docs.deleteMany({});
+    await docs.insertOne({ _id: 1, v: 'before' });
+    // a relay between a client and the serializer, whose connections the test cuts (as a network fault does)
+    const backend = new URL(server.uri);
+    const cut = new Set<net.Socket>();
+    const relay = net.createServer((near) => {
+      const far = net.connect(Number(backend.port), backend.hostname);
+      for (const socket of [near, far]) {
+        cut.add(socket);
+        socket.on('error', () => socket.destroy());
+        socket.on('close', () => (near.destroy(), far.destroy()));
+      }
+      near.pipe(far).pipe(near);
+    });
+    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    const { port } = relay.address() as net.AddressInfo;
+    const cutOff = await MongoClient.connect(server.uri.replace(`${backend.hostname}:${backend.port}`, `127.0.0.1:${port}`), { maxPoolSize: 2 });
+    try {
+      const session = cutOff.startSession();
+      session.startTransaction();
+      await cutOff.db('write_serializer_spec').collection('txn_cut').updateOne({ _id: 1 as never }, { $set: { v: 'cut off' } }, { session });
+      for (const socket of cut) socket.destroy();
+      // another write runs while the transaction is without its client
+      await docs.updateOne({ _id: 1 }, { $set: { v: 'meanwhile' } });
+      // the driver retries the commit on a new connection: the transaction was aborted, so nothing of it is applied
+      await expect(session.commitTransaction()).rejects.toThrow();
+      await session.endSession().catch(() => undefined);
+      expect(await docs.findOne({ _id: 1 })).toEqual({ _id: 1, v: 'meanwhile' });
+    } finally {
+      await cutOff.close(true);
+      relay.close();
+    }
+  });
+
   it('closes a connection that sends a length shorter than a message header, and keeps serving the others', async () => {
     const { hostname, port } = new URL(server.uri);
     const socket = net.connect(Number(port), hostname);

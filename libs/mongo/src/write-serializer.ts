@@ -24,7 +24,10 @@ import { mongo } from 'mongoose';
  * (`startTransaction`) until the reply to its `commitTransaction` or `abortTransaction`: its
  * commands pass (on any connection), other writes wait, and a transaction runs on the state its
  * commit is applied to, as if transactions were serializable. A transaction whose client went away
- * (a connection that carried it closed) or that stays open past TRANSACTION_HOLD_MS lets go.
+ * (a connection that carried it closed) or that stays open past TRANSACTION_HOLD_MS is aborted on
+ * the server before it lets go: the driver retries a commit cut off by the network on a new
+ * connection, and that commit, applied after other writes had run, would write over them (MongoDB
+ * refuses it instead: the transaction is aborted, or conflicts).
  */
 
 const WRITE_COMMANDS = new Set([
@@ -44,6 +47,8 @@ const WRITE_COMMANDS = new Set([
 ]);
 /** Longest time one transaction holds the write lock (an abandoned one must not stop every write). */
 export const TRANSACTION_HOLD_MS = 10_000;
+/** Longest wait for the server's answer to the abort of an abandoned transaction before the lock goes (a stalled server). */
+const ABORT_WAIT_MS = 5_000;
 const READ_ONLY_OPCODES = new Set([2004 /* OP_QUERY: the legacy handshake */]);
 const OP_MSG = 2013;
 const MORE_TO_COME = 2;
@@ -85,6 +90,8 @@ interface TransactionCommand {
   key: string;
   starts: boolean;
   ends: boolean;
+  /** What names it to the server (for an abort of our own). */
+  session: { lsid: mongo.BSON.Document; txnNumber: unknown };
 }
 
 /** The transaction an OP_MSG command belongs to (it carries `txnNumber` and `autocommit: false`), if any. */
@@ -103,7 +110,21 @@ function transactionOf(message: Buffer): TransactionCommand | undefined {
     key: `${Buffer.from(body.lsid.id.buffer as Uint8Array).toString('hex')}:${String(body.txnNumber)}`,
     starts: body.startTransaction === true,
     ends: name === 'commitTransaction' || name === 'abortTransaction',
+    session: { lsid: body.lsid, txnNumber: body.txnNumber },
   };
+}
+
+/** An OP_MSG asking the server to abort the transaction (with a requestID of its own). */
+function abortMessage({ lsid, txnNumber }: TransactionCommand['session'], requestId: number): Buffer {
+  const body = mongo.BSON.serialize({ abortTransaction: 1, lsid, txnNumber, autocommit: false, $db: 'admin' });
+  const header = Buffer.alloc(HEADER + 5);
+  header.writeInt32LE(HEADER + 5 + body.length, 0);
+  header.writeInt32LE(requestId, 4);
+  header.writeInt32LE(0, 8);
+  header.writeInt32LE(OP_MSG, 12);
+  header.writeUInt32LE(0, HEADER);
+  header[HEADER + 4] = 0;
+  return Buffer.concat([header, body]);
 }
 
 /** One write at a time, first come first served. */
@@ -124,7 +145,7 @@ export function serializeWrites(serverUri: string): Promise<WriteSerializer> {
   const acquire = writeLock();
   const sockets = new Set<net.Socket>();
   // open transactions holding the lock: the lock's release, the client sockets that carried them, the hold limit
-  const transactions = new Map<string, { release: () => void; carriers: Set<net.Socket>; timer: NodeJS.Timeout }>();
+  const transactions = new Map<string, { release: () => void; carriers: Set<net.Socket>; timer: NodeJS.Timeout; session: TransactionCommand['session'] }>();
   const endTransaction = (key: string) => {
     const open = transactions.get(key);
     if (!open) return;
@@ -132,26 +153,66 @@ export function serializeWrites(serverUri: string): Promise<WriteSerializer> {
     clearTimeout(open.timer);
     open.release();
   };
-  const beginTransaction = async (key: string, client: net.Socket) => {
+  /** Ends a transaction its client left (or held too long): aborted on the server first, then the lock goes. */
+  const abandonTransaction = (key: string) => {
+    const open = transactions.get(key);
+    if (!open) return;
+    transactions.delete(key);
+    clearTimeout(open.timer);
+    abortOnServer(open.session).finally(open.release);
+  };
+  let abortRequests = 0;
+  const abortOnServer = (session: TransactionCommand['session']) =>
+    new Promise<void>((resolve) => {
+      const requestId = 0x7fff0000 + (abortRequests++ % 0xffff);
+      const socket = net.connect(Number(server.port), server.hostname);
+      sockets.add(socket);
+      const timer = setTimeout(done, ABORT_WAIT_MS);
+      timer.unref();
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      socket.on('connect', () => socket.write(abortMessage(session, requestId)));
+      // the answer (an error when the transaction had committed or was unknown: nothing to undo) ends the wait
+      socket.on(
+        'data',
+        messageReader(
+          (message) => {
+            if (message.readInt32LE(8) === requestId) socket.end();
+          },
+          () => socket.destroy(),
+        ),
+      );
+      socket.on('error', () => socket.destroy());
+      socket.on('close', () => {
+        sockets.delete(socket);
+        done();
+      });
+    });
+  const beginTransaction = async (txn: TransactionCommand, client: net.Socket) => {
     const release = await acquire();
-    const timer = setTimeout(() => endTransaction(key), TRANSACTION_HOLD_MS);
+    const timer = setTimeout(() => abandonTransaction(txn.key), TRANSACTION_HOLD_MS);
     timer.unref();
-    transactions.set(key, { release, carriers: new Set([client]), timer });
+    transactions.set(txn.key, { release, carriers: new Set([client]), timer, session: txn.session });
   };
 
   const proxy = net.createServer((client) => {
     const upstream = net.connect(Number(server.port), server.hostname);
     sockets.add(client).add(upstream);
     // the write waiting for its reply: its requestID and the lock's release
-    let inFlight: { requestId: number; release: () => void } | undefined;
+    let inFlight: { requestId: number; release: () => void; transaction?: string } | undefined;
     let queue = Promise.resolve();
     const releaseInFlight = () => {
       inFlight?.release();
       inFlight = undefined;
     };
     const end = () => {
-      releaseInFlight();
-      for (const [key, open] of transactions) if (open.carriers.has(client)) endTransaction(key);
+      // a commit or abort cut off before its answer: the server may not have run it, so it is decided by our abort
+      if (inFlight?.transaction) abandonTransaction(inFlight.transaction);
+      else releaseInFlight();
+      inFlight = undefined;
+      for (const [key, open] of transactions) if (open.carriers.has(client)) abandonTransaction(key);
       client.destroy();
       upstream.destroy();
       sockets.delete(client);
@@ -165,11 +226,11 @@ export function serializeWrites(serverUri: string): Promise<WriteSerializer> {
         queue = queue.then(async () => {
           const txn = transactionOf(message);
           if (txn && (txn.starts || transactions.has(txn.key))) {
-            if (txn.starts && !transactions.has(txn.key)) await beginTransaction(txn.key, client);
+            if (txn.starts && !transactions.has(txn.key)) await beginTransaction(txn, client);
             const open = transactions.get(txn.key);
             open?.carriers.add(client);
-            if (upstream.destroyed) return endTransaction(txn.key);
-            if (txn.ends && open) inFlight = { requestId: message.readInt32LE(4), release: () => endTransaction(txn.key) };
+            if (upstream.destroyed) return abandonTransaction(txn.key);
+            if (txn.ends && open) inFlight = { requestId: message.readInt32LE(4), release: () => endTransaction(txn.key), transaction: txn.key };
             return void upstream.write(message);
           }
           if (!isWrite(message)) return void upstream.write(message);
