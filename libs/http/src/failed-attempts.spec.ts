@@ -141,6 +141,28 @@ describe('failedAttemptLimit', () => {
     ]);
   });
 
+  it('when the database fails a take, the attempts waiting in line behind it each try at once (failing within their own time bound), not one after another', async () => {
+    const { limit } = setup();
+    const collection = db.connection.models.FailedAttempt.collection;
+    let inFlight = 0;
+    let most = 0;
+    const spy = jest.spyOn(collection, 'findOneAndUpdate').mockImplementation((async () => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      inFlight--;
+      throw new Error('database down');
+    }) as never);
+    try {
+      const answers = await Promise.allSettled(Array.from({ length: 8 }, () => limit.attempt('198.51.100.7', 'ann@acme.test', async () => true)));
+      expect(answers.map((a) => (a.status === 'rejected' ? (a.reason as Error).message : 'served'))).toEqual(Array(8).fill('database down'));
+      // the first in line alone, then the seven behind it together
+      expect(most).toBe(7);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   it('places left by a process that died mid-attempt expire: the bucket is served again after placeMs', async () => {
     const placeMs = 500;
     const { limit, check, name } = setup({ placeMs, waitMs: 100 });

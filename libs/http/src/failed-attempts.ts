@@ -117,13 +117,16 @@ export function failedAttemptLimit(connection: Connection, name: string, setting
     line.push(me);
     inLine++;
     let left = 0;
+    let failed = false;
     try {
       let polled = false;
       for (;;) {
         if (me.turn || polled) {
           me.turn = false;
+          failed = true;
           const room = polled ? await buckets.room(key, limit) : { left: 1 };
           const got = isFull(room) ? room : await buckets.take(key, id, limit);
+          failed = false;
           if (!isFull(got)) {
             left = got.left;
             return;
@@ -139,8 +142,9 @@ export function failedAttemptLimit(connection: Connection, name: string, setting
       const wasFirst = line[0] === me;
       line.splice(line.indexOf(me), 1);
       if (line.length === 0) lines.delete(key);
-      // the next ones try at once: as many as the room this take left, or the new first in line
-      else line.slice(0, Math.max(left, wasFirst ? 1 : 0)).forEach((next) => next.poke());
+      // the next ones try at once: as many as the room this take left, or the new first in line; all of
+      // them when the database failed this one (each then fails within its own time bound, not in turn)
+      else line.slice(0, failed ? line.length : Math.max(left, wasFirst ? 1 : 0)).forEach((next) => next.poke());
     }
   }
 
