@@ -145,7 +145,8 @@ export function serializeWrites(serverUri: string): Promise<WriteSerializer> {
   const acquire = writeLock();
   const sockets = new Set<net.Socket>();
   // open transactions holding the lock: the lock's release, the client sockets that carried them, the hold limit
-  const transactions = new Map<string, { release: () => void; carriers: Set<net.Socket>; timer: NodeJS.Timeout; session: TransactionCommand['session'] }>();
+  // `sent`: a command of it reached the server (else the server knows nothing to abort)
+  const transactions = new Map<string, { release: () => void; carriers: Set<net.Socket>; timer: NodeJS.Timeout; session: TransactionCommand['session']; sent: boolean }>();
   const endTransaction = (key: string) => {
     const open = transactions.get(key);
     if (!open) return;
@@ -159,6 +160,7 @@ export function serializeWrites(serverUri: string): Promise<WriteSerializer> {
     if (!open) return;
     transactions.delete(key);
     clearTimeout(open.timer);
+    if (!open.sent) return open.release();
     abortOnServer(open.session).finally(open.release);
   };
   let abortRequests = 0;
@@ -194,7 +196,7 @@ export function serializeWrites(serverUri: string): Promise<WriteSerializer> {
     const release = await acquire();
     const timer = setTimeout(() => abandonTransaction(txn.key), TRANSACTION_HOLD_MS);
     timer.unref();
-    transactions.set(txn.key, { release, carriers: new Set([client]), timer, session: txn.session });
+    transactions.set(txn.key, { release, carriers: new Set([client]), timer, session: txn.session, sent: false });
   };
 
   const proxy = net.createServer((client) => {
@@ -231,6 +233,7 @@ export function serializeWrites(serverUri: string): Promise<WriteSerializer> {
             open?.carriers.add(client);
             if (upstream.destroyed) return abandonTransaction(txn.key);
             if (txn.ends && open) inFlight = { requestId: message.readInt32LE(4), release: () => endTransaction(txn.key), transaction: txn.key };
+            if (open) open.sent = true;
             return void upstream.write(message);
           }
           if (!isWrite(message)) return void upstream.write(message);
