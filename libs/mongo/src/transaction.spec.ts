@@ -47,6 +47,27 @@ describe('transactions', () => {
     expect(await docs.countDocuments()).toBe(2);
   });
 
+  it('a commit refused with NoSuchTransaction (the server aborted the transaction) runs the work again, as MongoDB labels it transient', async () => {
+    const docs = driverCollection(model());
+    await docs.deleteMany({});
+    const probe = db.connection.getClient().startSession();
+    const sessions = Object.getPrototypeOf(probe) as { commitTransaction(): Promise<unknown> };
+    await probe.endSession();
+    const aborted = Object.assign(new Error('committransaction requires an active transaction'), { code: 251 });
+    const spy = jest.spyOn(sessions, 'commitTransaction').mockRejectedValueOnce(aborted);
+    let runs = 0;
+    try {
+      await inTransaction(db.connection, async () => {
+        runs++;
+        await docs.insertOne({ _id: 20 + runs, v: 1 });
+      });
+    } finally {
+      spy.mockRestore();
+    }
+    expect(runs).toBe(2);
+    expect(await docs.find().toArray()).toEqual([{ _id: 22, v: 1 }]);
+  });
+
   it('checks at start that the database runs transactions, naming the fix when it does not', async () => {
     await expect(assertTransactions(db.connection, () => driverCollection(model()).findOne({}), 'x')).resolves.toBeUndefined();
     const standalone = () => Promise.reject(Object.assign(new Error('Transaction numbers are only allowed on a replica set member or mongos'), { code: 20 }));

@@ -61,11 +61,11 @@ export async function inTransaction<T>(connection: Connection, work: () => Promi
       // not awaited: on a stalled database the abort would wait as long as the command that failed,
       // past the request's time bound; the server drops an unfinished transaction by itself
       void abandon(session);
-      if (hasLabel(err, 'TransientTransactionError') && Date.now() < deadline) {
+      if (isTransient(err) && Date.now() < deadline) {
         await sleep(Math.random() * Math.min(100, 5 * 2 ** attempt));
         continue;
       }
-      if (hasLabel(err, 'TransientTransactionError')) throw databaseUnavailable();
+      if (isTransient(err)) throw databaseUnavailable();
       throw err;
     }
     await session.endSession().catch(() => undefined);
@@ -95,6 +95,15 @@ function forgetServerSession(session: ClientSession): void {
   }
 }
 
+/**
+ * NoSuchTransaction: the server aborted the transaction (its client's connection was lost, or it
+ * ran too long), so a commit finds none. MongoDB labels it TransientTransactionError on a commit
+ * without a write concern error (the transaction did not commit, and runs again); the embedded
+ * server does not label it, so it is named here.
+ */
+const NO_SUCH_TRANSACTION = 251;
+const isTransient = (err: unknown) => hasLabel(err, 'TransientTransactionError') || (err as { code?: unknown } | undefined)?.code === NO_SUCH_TRANSACTION;
+
 /** Commits, retrying while the outcome is unknown (the driver makes a retried commit safe). */
 async function commit(session: ClientSession, deadline: number): Promise<void> {
   for (;;) {
@@ -102,7 +111,7 @@ async function commit(session: ClientSession, deadline: number): Promise<void> {
       await session.commitTransaction();
       return;
     } catch (err) {
-      if (!hasLabel(err, 'UnknownTransactionCommitResult') || Date.now() >= deadline) throw err;
+      if (isTransient(err) || !hasLabel(err, 'UnknownTransactionCommitResult') || Date.now() >= deadline) throw err;
     }
   }
 }
