@@ -1,4 +1,4 @@
-import { MongoClientClosedError, MongoNetworkError, MongoNetworkTimeoutError, MongoNotConnectedError, MongoOperationTimeoutError, MongoServerClosedError, MongoServerError, MongoServerSelectionError, MongoTopologyClosedError } from 'mongodb';
+import { MongoBulkWriteError, MongoClientClosedError, MongoNetworkError, MongoNetworkTimeoutError, MongoNotConnectedError, MongoOperationTimeoutError, MongoServerClosedError, MongoServerError, MongoServerSelectionError, MongoTopologyClosedError } from 'mongodb';
 import mongoose from 'mongoose';
 import { toHttpError } from './normalize';
 
@@ -35,6 +35,8 @@ describe('driver errors of a database that is gone, stalled or timed out', () =>
     ['PrimarySteppedDown (code 189)', serverError(189, 'PrimarySteppedDown')],
     ['InterruptedDueToReplStateChange (code 11602)', serverError(11602, 'InterruptedDueToReplStateChange')],
     ['an error whose cause is a network error', new Error('insert failed', { cause: new MongoNetworkTimeoutError('timed out') })],
+    // what insertMany throws when no pooled connection came in time (seen on a webhook's outbox insert while the database was away)
+    ['a MongoBulkWriteError holding a WaitQueueTimeoutError', new MongoBulkWriteError(new WaitQueueTimeoutError('Timed out while checking out a connection from connection pool', '10.0.0.1:27017') as never, {} as never)],
   ];
 
   it.each(unavailable)('%s answers 503 database_unavailable with Retry-After and no driver text', (_name, err) => {

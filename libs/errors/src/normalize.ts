@@ -60,12 +60,13 @@ function classNames(err: object): string[] {
 
 function isDatabaseUnavailable(err: object, depth = 0): boolean {
   if (classNames(err).some((name) => DATABASE_UNAVAILABLE.has(name))) return true;
-  const { code, message, cause } = err as { code?: unknown; message?: unknown; cause?: unknown };
+  const { code, message, cause, errorResponse } = err as { code?: unknown; message?: unknown; cause?: unknown; errorResponse?: unknown };
   if (typeof code === 'number' && DATABASE_UNAVAILABLE_CODES.has(code) && classNames(err).some((name) => name.startsWith('Mongo'))) return true;
   // mongoose with bufferCommands off, or a closed connection
   if (typeof message === 'string' && /^(Cannot call .* before initial connection|Connection was force closed|Client must be connected)/.test(message)) return true;
-  // an error wrapping one of the above (mongoose and the driver both set `cause`)
-  return depth < 3 && typeof cause === 'object' && cause !== null && isDatabaseUnavailable(cause, depth + 1);
+  // an error wrapping one of the above (mongoose and the driver both set `cause`; the driver's
+  // MongoBulkWriteError, which insertMany throws, holds a pool or network error as `errorResponse`)
+  return depth < 3 && [cause, errorResponse].some((inner) => typeof inner === 'object' && inner !== null && isDatabaseUnavailable(inner, depth + 1));
 }
 
 /** The 503 of every request the database cannot serve now (gone, stalled, timed out, not yet reached at start). */
