@@ -29,6 +29,8 @@ export const DEFAULT_FAILED_ATTEMPTS: FailedAttemptSettings = { maxFailures: 10,
 /** An attempt's place outlives the longest verification (a database read or a queued password hash, each bounded to a few seconds). */
 export const ATTEMPT_PLACE_MS = 15_000;
 export const ATTEMPT_WAIT_MS = 10_000;
+/** How often places the database failed to take back are given back again. */
+const GIVE_BACK_RETRY_MS = 250;
 /** Attempts one process holds in line for a place at once (per limit); more are answered 503 at once. */
 export const MAX_WAITING_ATTEMPTS = 1_000;
 /** How often a waiting attempt looks again at a bucket whose places are held by other processes. */
@@ -117,16 +119,13 @@ export function failedAttemptLimit(connection: Connection, name: string, setting
     line.push(me);
     inLine++;
     let left = 0;
-    let failed = false;
     try {
       let polled = false;
       for (;;) {
         if (me.turn || polled) {
           me.turn = false;
-          failed = true;
           const room = polled ? await buckets.room(key, limit) : { left: 1 };
           const got = isFull(room) ? room : await buckets.take(key, id, limit);
-          failed = false;
           if (!isFull(got)) {
             left = got.left;
             return;
@@ -142,10 +141,25 @@ export function failedAttemptLimit(connection: Connection, name: string, setting
       const wasFirst = line[0] === me;
       line.splice(line.indexOf(me), 1);
       if (line.length === 0) lines.delete(key);
-      // the next ones try at once: as many as the room this take left, or the new first in line; all of
-      // them when the database failed this one (each then fails within its own time bound, not in turn)
-      else line.slice(0, failed ? line.length : Math.max(left, wasFirst ? 1 : 0)).forEach((next) => next.poke());
+      // the next ones try at once: as many as the room this take left, or the new first in line
+      else line.slice(0, Math.max(left, wasFirst ? 1 : 0)).forEach((next) => next.poke());
     }
+  }
+
+  /**
+   * Places the database did not take back (it failed meanwhile) are given back again every
+   * GIVE_BACK_RETRY_MS until they would have expired: held on, they would keep the bucket's room from
+   * correct attempts for the rest of ATTEMPT_PLACE_MS after the database answers again.
+   */
+  function giveBackLater(keys: string[], id: string, expires: number): void {
+    if (Date.now() + GIVE_BACK_RETRY_MS >= expires) return;
+    const timer = setTimeout(() => {
+      buckets.giveBack(keys, id).then(
+        () => keys.forEach(wake),
+        () => giveBackLater(keys, id, expires),
+      );
+    }, GIVE_BACK_RETRY_MS);
+    timer.unref();
   }
 
   async function attempt<T>(address: string, identity: string, verify: () => Promise<T>): Promise<T> {
@@ -156,11 +170,12 @@ export function failedAttemptLimit(connection: Connection, name: string, setting
     ];
     const id = randomUUID();
     const deadline = Date.now() + waitMs;
+    const expires = Date.now() + placeMs;
     const taken: string[] = [];
     const release = () =>
       buckets
         .giveBack(taken, id)
-        .catch(() => undefined) // a place not given back expires
+        .catch(() => giveBackLater([...taken], id, expires))
         .finally(() => taken.forEach(wake));
     try {
       // the identity first: a locked identity is refused without using the address's room
