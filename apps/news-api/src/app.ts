@@ -24,7 +24,7 @@ import { sourceService } from './feeds/source.service';
 import { newsRoutes } from './news/news.routes';
 import { newsService } from './news/news.service';
 import { newsRepositories } from './repositories';
-import { tokenUserCache } from './auth/token-user-cache';
+import { STORED_USER_MAX_AGE_MS, tokenUserCache } from './auth/token-user-cache';
 import { apiKeyCache } from './keys/api-key-cache';
 import { apiKeyRoutes } from './keys/api-key.routes';
 import { apiKeyService } from './keys/api-key.service';
@@ -53,6 +53,8 @@ export interface NewsAppConfig extends ServiceDeps {
   sync?: FeedSync;
   /** How long the user behind a token is cached (default TOKEN_USER_TTL_MS, 10 s). */
   tokenUserTtlMs?: number;
+  /** How old a cached user the role checks and GET /users/me may use (default STORED_USER_MAX_AGE_MS, 1 s; 0 reads it on every such request). */
+  storedUserMaxAgeMs?: number;
   /** What each API key may send (default DEFAULT_KEY_LIMITS: 1000 a day, 5 a second). */
   keyLimits?: KeyLimits;
 }
@@ -73,7 +75,7 @@ export function createApp(config: NewsAppConfig) {
     userOf: (id) => tokenUsers.getOrLoad(id, () => repositories.users.byId(id)),
     keysPerUser: KEYS_PER_USER,
   });
-  const users = userService({ users: repositories.users, tokenUsers, pager, passwords: passwordQueue(config.passwordQueue ?? DEFAULT_PASSWORD_QUEUE), keys });
+  const users = userService({ users: repositories.users, tokenUsers, storedUserMaxAgeMs: config.storedUserMaxAgeMs ?? STORED_USER_MAX_AGE_MS, pager, passwords: passwordQueue(config.passwordQueue ?? DEFAULT_PASSWORD_QUEUE), keys });
   const jwt = jwtAuth(users, config.jwt);
   const isMasterKey = secretMatcher(config.masterKey);
 

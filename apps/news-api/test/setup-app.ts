@@ -12,7 +12,7 @@ import { startFeedServer, type FeedServer } from './feed-server';
 export const MASTER_KEY = 'test-master-key-0123456789';
 export const JWT_SECRET = 'test-jwt-secret-0123456789-0123456789';
 
-export type TestOptions = Partial<Pick<NewsAppConfig, 'authLimit' | 'jwt' | 'tokenUserTtlMs' | 'passwordQueue' | 'keyLimits'>> & {
+export type TestOptions = Partial<Pick<NewsAppConfig, 'authLimit' | 'jwt' | 'tokenUserTtlMs' | 'storedUserMaxAgeMs' | 'passwordQueue' | 'keyLimits'>> & {
   /** The publishers, given the local fixture server that serves their feeds. */
   publishers?: (feeds: FeedServer) => Publisher[];
   fetchLimits?: FetchLimits;
@@ -48,6 +48,10 @@ export function setupNewsApp(options: TestOptions = {}) {
       jwt: options.jwt ?? { secret: JWT_SECRET, expiresInSeconds: 3600 },
       authLimit: options.authLimit,
       tokenUserTtlMs: options.tokenUserTtlMs,
+      // The database is emptied before each test and hands out user id 1 again: a user cached by the
+      // previous test would answer the role checks for the new one. Read on every such request here,
+      // unless a test file measures the production age (token-user-cache.spec, round-trips.spec).
+      storedUserMaxAgeMs: options.storedUserMaxAgeMs ?? 0,
       passwordQueue: options.passwordQueue,
       keyLimits: options.keyLimits,
       publishers: feeds && options.publishers ? options.publishers(feeds) : TEST_PUBLISHERS,

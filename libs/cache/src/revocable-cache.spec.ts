@@ -57,4 +57,17 @@ describe('revocableCache', () => {
     cache.remember(3, 'c', cache.generation());
     expect([cache.get(1), cache.get(2), cache.get(3)]).toEqual(['a', undefined, 'c']);
   });
+
+  it('get with a maximum age answers only a value read at most that long ago; getOrLoad then reads again', async () => {
+    const cache = revocableCache<number, string>({ ttlMs: 10_000 });
+    cache.remember(1, 'old', cache.generation());
+    expect(cache.get(1, 40)).toBe('old');
+    await pause(60);
+    expect(cache.get(1, 40)).toBeUndefined();
+    expect(cache.get(1)).toBe('old'); // still within the lifetime
+    const load = jest.fn(async () => 'new');
+    expect(await cache.getOrLoad(1, load, 40)).toBe('new');
+    expect(await cache.getOrLoad(1, load, 40)).toBe('new');
+    expect(load).toHaveBeenCalledTimes(1);
+  });
 });

@@ -31,7 +31,8 @@ export interface RevocableCacheOptions<K> {
  * that does not exist) are never cached.
  */
 export interface RevocableCache<K, V> {
-  get(key: K): V | undefined;
+  /** The cached value; with `maxAgeMs`, only if it was read from the database at most that long ago. */
+  get(key: K, maxAgeMs?: number): V | undefined;
   /** A token to pass to `remember`: a `forget` in between makes that `remember` a no-op. */
   generation(): number;
   /** Caches a value read since `generation()` returned `since`, unless something was forgotten meanwhile. */
@@ -40,21 +41,32 @@ export interface RevocableCache<K, V> {
   forget(key: K): void;
   /** Drops the entry here and, through the revocation log, in every process; resolves once the log entry is stored. */
   revoke(key: K): Promise<void>;
-  /** The cached value, else `load()`'s (cached unless null or revoked meanwhile). */
-  getOrLoad(key: K, load: () => Promise<V | null | undefined>): Promise<V | undefined>;
+  /** The cached value (read at most `maxAgeMs` ago, when given), else `load()`'s (cached unless null or revoked meanwhile). */
+  getOrLoad(key: K, load: () => Promise<V | null | undefined>, maxAgeMs?: number): Promise<V | undefined>;
+}
+
+/** A cached value and when it was read (Date.now()). */
+interface Entry<V> {
+  value: V;
+  at: number;
 }
 
 export function revocableCache<K extends NonNullable<unknown>, V extends NonNullable<unknown>>({ ttlMs, max = 10_000, follow }: RevocableCacheOptions<K>): RevocableCache<K, V> {
-  const entries = new LRUCache<K, V>({ max, ttl: ttlMs });
+  const entries = new LRUCache<K, Entry<V>>({ max, ttl: ttlMs });
   // Bumped by every forget: a read that started before a revocation finished must not put the
   // old document back into the cache.
   let forgets = 0;
   const trusted = () => !follow || follow.log.fresh();
   const cache: RevocableCache<K, V> = {
-    get: (key) => (trusted() ? entries.get(key) : undefined),
+    get(key, maxAgeMs) {
+      if (!trusted()) return undefined;
+      const entry = entries.get(key);
+      if (entry === undefined || (maxAgeMs !== undefined && Date.now() - entry.at > maxAgeMs)) return undefined;
+      return entry.value;
+    },
     generation: () => forgets,
     remember(key, value, since) {
-      if (since === forgets) entries.set(key, value);
+      if (since === forgets) entries.set(key, { value, at: Date.now() });
     },
     forget(key) {
       forgets++;
@@ -64,8 +76,8 @@ export function revocableCache<K extends NonNullable<unknown>, V extends NonNull
       cache.forget(key);
       await follow?.log.publish(follow.scope, String(key));
     },
-    async getOrLoad(key, load) {
-      const hit = cache.get(key);
+    async getOrLoad(key, load, maxAgeMs) {
+      const hit = cache.get(key, maxAgeMs);
       if (hit !== undefined) return hit;
       const since = forgets;
       const value = await load();

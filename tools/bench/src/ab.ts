@@ -28,8 +28,9 @@ const APPS: AppName[] = ['crm-api', 'articles-api', 'news-api', 'users-api'];
 const { values: args } = parseArgs({
   options: {
     /**
-     * A side: `label|workspace|node flags`, repeated (two or more). The workspace holds dist/apps/*
-     * (default: this one); the flags default to the production ones (SERVICE_NODE_FLAGS).
+     * A side: `label|workspace|node flags|NAME=value …`, repeated (two or more). The workspace holds
+     * dist/apps/* (default: this one); the flags default to the production ones (SERVICE_NODE_FLAGS);
+     * the environment variables (e.g. MALLOC_ARENA_MAX=2) are set for that side's apps only.
      */
     side: { type: 'string', multiple: true, default: [] },
     ...roundOptions(4),
@@ -51,12 +52,14 @@ interface Side {
   label: string;
   workspace: string;
   flags: string[];
+  env: Record<string, string>;
   apps: Partial<Record<AppName, Service>>;
 }
 
 function parseSide(text: string): Side {
-  const [label, workspace, flags] = text.split('|');
-  return { label, workspace: path.resolve(workspace || root), flags: flags === undefined ? [...SERVICE_NODE_FLAGS] : flags.split(' ').filter(Boolean), apps: {} };
+  const [label, workspace, flags, env = ''] = text.split('|');
+  const vars = Object.fromEntries(env.split(' ').filter(Boolean).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
+  return { label, workspace: path.resolve(workspace || root), flags: flags === undefined ? [...SERVICE_NODE_FLAGS] : flags.split(' ').filter(Boolean), env: vars, apps: {} };
 }
 
 async function startSide(side: Side, env: Record<string, string>, apps: AppName[], profile: boolean): Promise<Service[]> {
@@ -66,7 +69,7 @@ async function startSide(side: Side, env: Record<string, string>, apps: AppName[
     const script = path.join(side.workspace, 'dist', 'apps', app, 'main.js');
     if (!existsSync(script)) throw new Error(`${script} is missing: build that side first`);
     // the machine is shared: a free port can be taken before the app binds it, so try again
-    const start = () => startNode(`${side.label} ${app}`, script, env, nodeArgs);
+    const start = () => startNode(`${side.label} ${app}`, script, { ...env, ...side.env }, nodeArgs);
     const service = await start().catch(start).catch(start);
     side.apps[app] = service;
     started.push(service);
@@ -82,7 +85,7 @@ async function main(): Promise<void> {
   const services: Service[] = [];
   try {
     const env = { MONGO_URL: database.uri, NODE_ENV: 'development', NEWS_SYNC_INTERVAL: '0', ...NEWS_KEY_LIMITS_OFF };
-    for (const side of sides) log(`${side.label}: ${side.workspace} [${side.flags.join(' ')}]`);
+    for (const side of sides) log(`${side.label}: ${side.workspace} [${side.flags.join(' ')}]${Object.keys(side.env).length ? ` ${JSON.stringify(side.env)}` : ''}`);
     services.push(...(await startSide(sides[0], env, APPS, false)));
     const first = sides[0].apps as Record<AppName, Service>;
     const seeded = await seed(first, Number(args.seed), database.uri);

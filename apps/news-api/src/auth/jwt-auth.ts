@@ -21,9 +21,9 @@ function refusal(req: Request, err?: unknown) {
 export interface JwtAuth {
   /** Any signed-in user; the user is read through the token-user cache (TOKEN_USER_TTL_MS). */
   requireUser: RequestHandler;
-  /** Any signed-in user, read from the database now, as roles are (GET /users/me). */
+  /** Any signed-in user, as read from the database at most STORED_USER_MAX_AGE_MS (1 s) before, as roles are (GET /users/me). */
   requireStoredUser: RequestHandler;
-  /** A signed-in user with one of the roles, read from the database now (403 otherwise). */
+  /** A signed-in user with one of the roles, as read at most 1 s before (403 otherwise). */
   requireRole(...roles: Role[]): RequestHandler[];
 }
 

@@ -15,13 +15,15 @@ export interface UserServiceDeps {
   users: UserRepository;
   /** The users behind tokens (and API keys), cleared on every replica when one is deleted (tokenUserCache). */
   tokenUsers: RevocableCache<number, UserDoc>;
+  /** How old a cached user storedUser may answer (STORED_USER_MAX_AGE_MS in production). */
+  storedUserMaxAgeMs: number;
   pager: KeysetPager;
   passwords: PasswordQueue;
   /** A deleted user's API keys and their usage go with the user. */
   keys: { removeOfUser(user: number): Promise<void> };
 }
 
-export function userService({ users, tokenUsers, pager, passwords, keys }: UserServiceDeps) {
+export function userService({ users, tokenUsers, storedUserMaxAgeMs, pager, passwords, keys }: UserServiceDeps) {
   const byId = users.byId;
 
   return {
@@ -50,8 +52,14 @@ export function userService({ users, tokenUsers, pager, passwords, keys }: UserS
     /** The user behind a token: from the cache (TOKEN_USER_TTL_MS), else read and cached. */
     tokenUser: (id: number) => tokenUsers.getOrLoad(id, () => byId(id)),
 
-    /** The stored user, read now (for roles: a promotion or demotion counts at once); refreshes the cache. */
+    /**
+     * The stored user as read at most STORED_USER_MAX_AGE_MS (1 s) ago (for roles and GET /users/me:
+     * a promotion, demotion or deletion counts within 1 s however it was made, a by-hand database
+     * edit included); else read now, refreshing the cache.
+     */
     async storedUser(id: number): Promise<UserDoc | undefined> {
+      const fresh = storedUserMaxAgeMs > 0 ? tokenUsers.get(id, storedUserMaxAgeMs) : undefined;
+      if (fresh !== undefined) return fresh;
       const since = tokenUsers.generation();
       const user = await byId(id);
       if (!user) {
