@@ -1,3 +1,4 @@
+import { MongoNetworkError } from 'mongodb';
 import { contactModel } from '../src/contacts/contact.model';
 import { ticketGroupModel, ticketModel, ticketNoteModel } from '../src/tickets/ticket.model';
 import { TICKET_NOTE_WORST_BYTES, TICKET_WORST_BYTES } from '../src/tickets/ticket.paging';
@@ -172,6 +173,24 @@ describe('POST /dev/api/tickets/new-ticket', () => {
     expectError(await ctx.as(ann).post(`${T}/new-ticket`).set('Origin', 'https://evil.example').send(sample()), 403, 'cross_site_request');
     expectError(await ctx.as(ann).post(`${T}/new-ticket`).set('Accept', 'text/plain').send(sample()), 406, 'not_acceptable');
     expect(await ticketModel(ctx.connection).countDocuments()).toBe(0);
+  });
+});
+
+describe('a ticket and its first message are stored together', () => {
+  it('the message\'s insert failing with the database (503) leaves no ticket, and the retry makes one', async () => {
+    const notes = ticketNoteModel(ctx.connection).collection;
+    const spy = jest.spyOn(notes, 'insertOne').mockRejectedValueOnce(new MongoNetworkError('connection 7 to 127.0.0.1:27017 closed') as never);
+    try {
+      const res = await ctx.as(ann).post(`${T}/new-ticket`).send(sample());
+      expect(res.status).toBe(503);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(await ticketModel(ctx.connection).countDocuments()).toBe(0);
+    expect(await ticketNoteModel(ctx.connection).countDocuments()).toBe(0);
+    const made = await open(ann);
+    expect(await ticketModel(ctx.connection).find().lean()).toEqual([expect.objectContaining({ _id: made.id, notes_count: 1 })]);
+    expect(await ticketNoteModel(ctx.connection).countDocuments({ ticket: made.id })).toBe(1);
   });
 });
 

@@ -83,26 +83,30 @@ export function ticketService(contacts: ContactService) {
       const first = message(input.html_text);
       const contact = await requesterContact(store, caller, input.requester_name, input.requester_email);
       const now = Date.now();
-      const ticket = await store.tickets.insert({
-        group: input.groupID,
-        ...(input.assigneeID !== undefined && { assignee: input.assigneeID, assigned_time: now }),
-        requester_name: input.requester_name,
-        requester_email: input.requester_email,
-        contact,
-        subject: input.subject,
-        priority: input.priority,
-        status: input.status,
-        html_text: first.html_text,
-        first_notes_text: first.plain_text,
-        last_reply_text: first.plain_text,
-        cc_emails: [...new Set(input.cc_emails ?? [])],
-        labels: input.labels,
-        notes_count: 1,
-        last_updated_by: 'REQUESTER',
-        created_time: now,
-        last_updated_time: now,
+      // the ticket and its first message are stored together or not at all (a 503 between them left a ticket without its message, and the client's retry a second ticket)
+      const ticket = await store.transaction(async () => {
+        const stored = await store.tickets.insert({
+          group: input.groupID,
+          ...(input.assigneeID !== undefined && { assignee: input.assigneeID, assigned_time: now }),
+          requester_name: input.requester_name,
+          requester_email: input.requester_email,
+          contact,
+          subject: input.subject,
+          priority: input.priority,
+          status: input.status,
+          html_text: first.html_text,
+          first_notes_text: first.plain_text,
+          last_reply_text: first.plain_text,
+          cc_emails: [...new Set(input.cc_emails ?? [])],
+          labels: input.labels,
+          notes_count: 1,
+          last_updated_by: 'REQUESTER',
+          created_time: now,
+          last_updated_time: now,
+        });
+        await store.ticketNotes.insert({ ticket: stored._id, created_by: 'REQUESTER', ...first, note_type: 'PUBLIC', created_time: now });
+        return stored;
       });
-      await store.ticketNotes.insert({ ticket: ticket._id, created_by: 'REQUESTER', ...first, note_type: 'PUBLIC', created_time: now });
       // the contact or the assignee deleted while the ticket was written: their clean-up missed this ticket
       const [contactGone, assigneeGone] = await Promise.all([
         store.contacts.existingIds([contact]).then((ids) => !ids.has(contact)),
