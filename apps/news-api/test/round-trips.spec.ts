@@ -61,6 +61,24 @@ describe('database round trips per request (driver command monitoring)', () => {
     expect(seen).toEqual([7, 6, 5, 4, 3, 2, 1]); // 4 and 5 share a minute: the higher id first
   });
 
+  it('GET /news without filters counts the whole collection from its metadata (no walk over every article), exactly', async () => {
+    await ctx.Article.insertMany(
+      Array.from({ length: 5 }, (_, i) => ({ _id: i + 1, url: `https://news.example/${i + 1}`, title: `Article ${i + 1}`, source: 'abc-news', source_name: 'ABC News', published_at: minute(i), companies: ['BHP'], fetched_at: minute(30) })),
+    );
+    const token = await ctx.tokenFor('user', 'all@example.com');
+    const get = () => request(ctx.app).get('/news?limit=2').set('Authorization', `Bearer ${token}`);
+    await get(); // the token's user, once
+    log.reset();
+    const res = await get();
+    expect(res.status).toBe(200);
+    expect(res.body.total).toBe(5);
+    expect(log.commands.map((c) => `${c.name} ${c.collection}`).sort()).toEqual(['count articles', 'find articles']);
+    expect(log.commands.find((c) => c.name === 'count')!.command.query).toBeUndefined();
+    // a delete counts at once
+    await ctx.Article.deleteOne({ _id: 5 });
+    expect((await get()).body.total).toBe(4);
+  });
+
   it('sort=relevancy: a bounded window read, a count per word on the first page only, one read of the page by ids', async () => {
     await ctx.Article.insertMany(
       Array.from({ length: 9 }, (_, i) =>

@@ -108,6 +108,8 @@ async function main(): Promise<void> {
 
 async function compareRounds(row: AppEndpoint, sides: Side[], baseline: Service | undefined, options: MeasureOptions): Promise<void> {
   const cpu = sides.map(() => [] as number[]);
+  const rate = sides.map(() => [] as number[]);
+  const p99 = sides.map(() => [] as number[]);
   const base: number[] = [];
   for (let round = 0; round < Number(args.rounds); round++) {
     const load = os.loadavg()[0];
@@ -119,13 +121,18 @@ async function compareRounds(row: AppEndpoint, sides: Side[], baseline: Service 
       const figures = await measure(service.port, service.pid, row.ours, options);
       if (figures.failures) throw new Error(`${row.name}: ${figures.failures} failed answers from ${service.name}`);
       cpu[i][round] = figures.cpuMsPerRequest;
+      rate[i][round] = figures.requestsPerSecond;
+      p99[i][round] = figures.p99Ms;
       rss[i] = rssMb(service.pid);
     }
     if (baseline) base.push((await measure(baseline.port, baseline.pid, row.baseline, options)).cpuMsPerRequest);
     console.log(`| ${row.name} | ${round + 1} | ${load.toFixed(1)} | ${cpu.map((c) => fixed(c[round])).join(' | ')} | ${rss.map((r) => r.toFixed(0)).join(' | ')} |${baseline ? ` ${fixed(base[round])} |` : ''}`);
   }
   const ratios = sides.map((_, i) => median(cpu[i].map((c, round) => c / cpu[0][round])));
-  const summary = sides.map((side, i) => `${side.label} ${fixed(median(cpu[i]))} ms (×${fixed(ratios[i], 2)} of ${sides[0].label})`).join(', ');
+  // throughput and p99 only mean something when the machine was quiet: the load column says
+  const summary = sides
+    .map((side, i) => `${side.label} ${fixed(median(cpu[i]))} ms (×${fixed(ratios[i], 2)} of ${sides[0].label}; ${median(rate[i]).toFixed(0)} req/s, p99 ${median(p99[i])} ms)`)
+    .join(', ');
   console.log(`| ${row.name} | median | | ${cpu.map((c) => fixed(median(c))).join(' | ')} | ${sides.map(() => '').join(' | ')} |${baseline ? ` ${fixed(median(base))} |` : ''}`);
   log(`${row.name}: ${summary}${baseline ? `; baseline ${fixed(median(base))} ms` : ''}`);
 }
