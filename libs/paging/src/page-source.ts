@@ -26,9 +26,10 @@ export const modelSource = <T>(model: Model<T>): PageSource<T> => ({
 
 /**
  * A collection read straight on the driver, for hot lists whose filter already holds values of the
- * stored types (the same raw documents as `modelSource`, without building mongoose queries).
+ * stored types (the same raw documents as `modelSource`, without building mongoose queries); with a
+ * `projection`, what a page shows of each (fields it never shows are neither sent nor decoded).
  */
-export const collectionSource = <T extends mongo.Document>(collection: mongo.Collection<T>): PageSource<mongo.WithId<T>> => ({
-  find: (filter, sort, limit, skip = 0) => collection.find(filter as mongo.Filter<T>, skip === 0 ? { sort, limit } : { sort, skip, limit }).toArray(),
+export const collectionSource = <T extends mongo.Document>(collection: mongo.Collection<T>, projection?: mongo.Document): PageSource<mongo.WithId<T>> => ({
+  find: (filter, sort, limit, skip = 0) => collection.find(filter as mongo.Filter<T>, { sort, limit, ...(skip > 0 && { skip }), ...(projection && { projection }) }).toArray(),
   count: (filter) => (wholeCollection(filter) ? collection.estimatedDocumentCount() : collection.countDocuments(filter as mongo.Filter<T>)),
 });

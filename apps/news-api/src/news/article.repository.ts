@@ -15,13 +15,16 @@ export type UnindexedArticle = Pick<ArticleDoc, '_id' | 'url' | 'title' | 'summa
 
 const UNINDEXED = { 'search.v': { $ne: SEARCH_VERSION } };
 
+/** What an answer shows of an article: all but its search fields (its words and texts folded for search, several kB), which only the search reads. */
+const SHOWN = { search: 0 };
+
 /** The articles: the only module that knows their model and collection. */
 export function articleRepository(connection: Connection) {
   const Article = articleModel(connection);
   // Straight on the driver's collection for the reads of GET /news: their filters are built from
   // validated values, so mongoose's query building and casting would only cost time.
   const collection = driverCollection(Article);
-  const articles = collectionSource(collection);
+  const articles = collectionSource(collection, SHOWN);
   const ids = idSequence(connection, 'articles');
   const where = (filter: Filter) => filter as mongo.Filter<ArticleDoc>;
 
@@ -34,7 +37,7 @@ export function articleRepository(connection: Connection) {
       const projection = Object.fromEntries([['published_at', 1], ...fields.map((field) => [`search.${field}`, 1])]);
       return collection.find(where(filter), { sort: { published_at: -1, _id: -1 }, limit, projection, batchSize }) as unknown as AsyncIterable<RankedDoc>;
     },
-    byIds: (ids) => collection.find({ _id: { $in: ids } }).toArray(),
+    byIds: (ids) => collection.find({ _id: { $in: ids } }, { projection: SHOWN }).toArray(),
   };
 
   return {
@@ -42,7 +45,7 @@ export function articleRepository(connection: Connection) {
     page: (pager: KeysetPager, request: PageRequest, query: { filter: Filter; scope: string; order: SortKey[] }): Promise<CountedPage<ArticleDoc>> =>
       pager.page(request, { from: articles, ...query, count: true }),
     rankSource,
-    byId: (id: number) => Article.findById(id).lean<ArticleDoc>(),
+    byId: (id: number) => Article.findById(id, SHOWN).lean<ArticleDoc>(),
 
     /** Updates the publisher's stored article of the URL: undefined when it has none. */
     async updateFromFeed(url: string, source: string, content: ArticleContent): Promise<'updated' | 'unchanged' | undefined> {
