@@ -73,7 +73,8 @@ async function main(): Promise<void> {
     console.log('\n| row | load | client p99 ms | server p50 / p99 / p99.9 / max ms | typical (p40–p60): mean ms, paused by GC, GC ms, other ms | slowest 1 %: mean ms, paused by GC, GC ms, other ms | scavenges: n, ms, max | mark-compacts: n, ms, max | GC share of the run | event-loop delay p50 / p99 / max ms |');
     console.log('|---|---:|---:|---|---|---|---|---|---:|---|');
     for (const row of rows) {
-      const service = services[row.app]!;
+      const service = services[row.app];
+      if (!service) throw new Error(`${row.app} is not running`);
       const load = os.loadavg()[0];
       await measure(service.port, service.pid, row.ours, { ...options, requests: warmup });
       await collect(service, files[row.app]); // forget the warm-up
