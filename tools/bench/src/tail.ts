@@ -19,7 +19,7 @@ import { tailFigures, type BandFigures, type TailRecord } from './tail-report';
  * and what is left (waiting for the database or the event loop, and the request's own work).
  *
  *   npm run build && node dist/tools/bench/tail.js --only "=news GET /news?company=BHP,users/me" --requests 20000
- *   node dist/tools/bench/tail.js --only "users GET" --node-flags "--max-semi-space-size=16"
+ *   node dist/tools/bench/tail.js --only "users GET" --node-flags="--max-semi-space-size=16"
  */
 const root = path.resolve(__dirname, '..', '..', '..');
 const APPS: AppName[] = ['crm-api', 'articles-api', 'news-api', 'users-api'];
@@ -52,7 +52,7 @@ async function collect(service: Service, file: string): Promise<TailRecord> {
   throw new Error(`${service.name} wrote no tail record to ${file}`);
 }
 
-const bandCells = (band: BandFigures) => `${ms(band.meanMs)} | ${pct(band.withPause)} | ${ms(band.meanPauseMs)} | ${ms(band.meanOtherMs)}`;
+const bandCell = (band: BandFigures) => `${ms(band.meanMs)}, ${pct(band.withPause)}, ${ms(band.meanPauseMs)}, ${ms(band.meanOtherMs)}`;
 
 async function main(): Promise<void> {
   // the warm-up is driven apart, so that the probe's record can be cleared between it and the run
@@ -85,7 +85,7 @@ async function main(): Promise<void> {
       const { minor, major } = tail.pauses;
       const delay = record.loopDelayMs;
       console.log(
-        `| ${row.name} | ${load.toFixed(1)} | ${figures.p99Ms} | ${ms(tail.p50Ms)} / ${ms(tail.p99Ms)} / ${ms(tail.p999Ms)} / ${ms(tail.maxMs)} | ${bandCells(tail.middle)} | ${bandCells(tail.slow)} | ${minor.count}, ${ms(minor.totalMs)}, ${ms(minor.maxMs)} | ${major.count}, ${ms(major.totalMs)}, ${ms(major.maxMs)} | ${pct(tail.pausedShare)} | ${delay ? `${ms(delay.p50)} / ${ms(delay.p99)} / ${ms(delay.max)}` : '—'} |`,
+        `| ${row.name} | ${load.toFixed(1)} | ${figures.p99Ms} | ${ms(tail.p50Ms)} / ${ms(tail.p99Ms)} / ${ms(tail.p999Ms)} / ${ms(tail.maxMs)} | ${bandCell(tail.middle)} | ${bandCell(tail.slow)} | ${minor.count}, ${ms(minor.totalMs)}, ${ms(minor.maxMs)} | ${major.count}, ${ms(major.totalMs)}, ${ms(major.maxMs)} | ${pct(tail.pausedShare)} | ${delay ? `${ms(delay.p50)} / ${ms(delay.p99)} / ${ms(delay.max)}` : '—'} |`,
       );
     }
   } finally {
