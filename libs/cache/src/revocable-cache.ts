@@ -31,7 +31,7 @@ export interface RevocableCacheOptions<K> {
  * that does not exist) are never cached.
  */
 export interface RevocableCache<K, V> {
-  /** The cached value; with `maxAgeMs`, only if it was read from the database at most that long ago. */
+  /** The cached value; with `maxAgeMs`, only if it was read from the database less than that long ago. */
   get(key: K, maxAgeMs?: number): V | undefined;
   /** A token to pass to `remember`: a `forget` in between makes that `remember` a no-op. */
   generation(): number;
@@ -41,7 +41,7 @@ export interface RevocableCache<K, V> {
   forget(key: K): void;
   /** Drops the entry here and, through the revocation log, in every process; resolves once the log entry is stored. */
   revoke(key: K): Promise<void>;
-  /** The cached value (read at most `maxAgeMs` ago, when given), else `load()`'s (cached unless null or revoked meanwhile). */
+  /** The cached value (read less than `maxAgeMs` ago, when given), else `load()`'s (cached unless null or revoked meanwhile). */
   getOrLoad(key: K, load: () => Promise<V | null | undefined>, maxAgeMs?: number): Promise<V | undefined>;
 }
 
@@ -61,7 +61,8 @@ export function revocableCache<K extends NonNullable<unknown>, V extends NonNull
     get(key, maxAgeMs) {
       if (!trusted()) return undefined;
       const entry = entries.get(key);
-      if (entry === undefined || (maxAgeMs !== undefined && Date.now() - entry.at > maxAgeMs)) return undefined;
+      // younger than maxAgeMs: 0 answers nothing from the cache
+      if (entry === undefined || (maxAgeMs !== undefined && Date.now() - entry.at >= maxAgeMs)) return undefined;
       return entry.value;
     },
     generation: () => forgets,

@@ -58,15 +58,8 @@ export function userService({ users, tokenUsers, storedUserMaxAgeMs, pager, pass
      * edit included); else read now, refreshing the cache.
      */
     async storedUser(id: number): Promise<UserDoc | undefined> {
-      const fresh = storedUserMaxAgeMs > 0 ? tokenUsers.get(id, storedUserMaxAgeMs) : undefined;
-      if (fresh !== undefined) return fresh;
-      const since = tokenUsers.generation();
-      const user = await byId(id);
-      if (!user) {
-        tokenUsers.forget(id);
-        return undefined;
-      }
-      tokenUsers.remember(id, user, since);
+      const user = await tokenUsers.getOrLoad(id, () => byId(id), storedUserMaxAgeMs);
+      if (!user) tokenUsers.forget(id); // deleted: its cached copy goes too
       return user;
     },
 
