@@ -3,8 +3,11 @@ import { assertContactsExist, dropDeletedContacts } from '../contacts/contact-li
 import { nowSeconds } from '../input/epoch';
 import { shownAsIs, type PageParams, type ShownPage } from '../paging';
 import type { AccountStore } from '../store/crm-store';
+import type { EventRecorder } from '../webhooks/event-recorder';
+import { recordEvents } from '../webhooks/record-events';
 import type { DocumentDoc } from './document.model';
 import type { DocumentInput } from './document.schemas';
+import { documentView } from './document.view';
 
 export const documentNotFound = (id: number) => new HttpError(404, 'document_not_found', `No document with id ${id}`);
 
@@ -37,7 +40,8 @@ function fieldsOf(input: Sent) {
 }
 
 /** Use cases on the documents (links with metadata) of one account. */
-export function documentService() {
+export function documentService(recorder: EventRecorder) {
+  const events = recordEvents<DocumentDoc>(recorder, { object: 'document', view: (_store, doc) => documentView(doc), read: (store, id) => store.documents.get(id) });
   async function assertRelations(store: AccountStore, fields: { contacts: number[]; deals: number[]; owner?: number }): Promise<void> {
     if (fields.contacts.length) await assertContactsExist(store, fields.contacts, 'contact_ids');
     if (fields.deals.length && !(await store.deals.allExist(fields.deals))) {
@@ -65,7 +69,7 @@ export function documentService() {
       const fields = { ...fieldsOf(input), owner: input.owner_id ?? caller };
       await assertRelations(store, fields);
       const now = nowSeconds();
-      return dropDeleted(store, await store.documents.insert({ ...fields, uploaded_time: now, updated_time: now }));
+      return dropDeleted(store, await events.created(store, () => store.documents.insert({ ...fields, uploaded_time: now, updated_time: now })));
     },
 
     /** PUT: the whole document replaced (fields not sent take their defaults, as the original's save); the owner kept unless sent. */
@@ -73,7 +77,7 @@ export function documentService() {
       const fields = { ...fieldsOf(input), ...(input.owner_id !== undefined && { owner: input.owner_id }) };
       await assertRelations(store, fields);
       const unset = (['extension', 'size'] as const).filter((field) => input[field] === undefined);
-      const doc = await store.documents.update(id, { ...fields, updated_time: nowSeconds() }, unset);
+      const doc = await events.updated(store, () => store.documents.update(id, { ...fields, updated_time: nowSeconds() }, unset));
       if (!doc) throw documentNotFound(id);
       return dropDeleted(store, doc);
     },
@@ -86,7 +90,7 @@ export function documentService() {
 
     /** DELETE: 204 either way (as the other deletes of crm). */
     async remove(store: AccountStore, id: number): Promise<void> {
-      await store.documents.remove(id);
+      await events.deleted(store, id, async () => (await store.documents.remove(id)) !== null);
     },
 
     /** The contact's documents, oldest first ([] for an id no contact of the account has). */

@@ -5,10 +5,13 @@ import type { DomainUserDoc } from '../accounts/domain-user.model';
 import type { ContactService } from '../contacts/contact.service';
 import { shownAsIs, type PageParams, type ShownPage } from '../paging';
 import type { AccountStore } from '../store/crm-store';
+import type { EventRecorder } from '../webhooks/event-recorder';
+import { recordEvents } from '../webhooks/record-events';
 import type { TicketDoc, TicketGroupDoc, TicketNoteDoc } from './ticket.model';
 import { plainText, sanitizedHtml } from './ticket-html';
 import { ticketFilter } from './ticket-filters';
 import { TICKET_HTML_MAX, TICKET_NOTES_MAX, type NewTicketInput, type TicketFilterQuery, type TicketNoteInput } from './ticket.schemas';
+import { ticketView } from './ticket.view';
 
 export const ticketNotFound = (id: number) => new HttpError(404, 'ticket_not_found', `No ticket with id ${id}`);
 /** The group every account starts with (the original's default help-desk group). */
@@ -35,7 +38,8 @@ function nameProperties(name: string) {
 }
 
 /** Use cases on the help desk of one account: groups, tickets and their notes. */
-export function ticketService(contacts: ContactService) {
+export function ticketService(contacts: ContactService, recorder: EventRecorder) {
+  const events = recordEvents<TicketDoc>(recorder, { object: 'ticket', view: (_store, doc) => ticketView(doc), read: (store, id) => store.tickets.get(id) });
   /** The Support group, made on the account's first help-desk call, once (a unique name: replicas at once make it once). */
   async function ensureGroups(store: AccountStore): Promise<void> {
     if (await store.ticketGroups.hasAny()) return;
@@ -84,29 +88,31 @@ export function ticketService(contacts: ContactService) {
       const contact = await requesterContact(store, caller, input.requester_name, input.requester_email);
       const now = Date.now();
       // the ticket and its first message are stored together or not at all (a 503 between them left a ticket without its message, and the client's retry a second ticket)
-      const ticket = await store.transaction(async () => {
-        const stored = await store.tickets.insert({
-          group: input.groupID,
-          ...(input.assigneeID !== undefined && { assignee: input.assigneeID, assigned_time: now }),
-          requester_name: input.requester_name,
-          requester_email: input.requester_email,
-          contact,
-          subject: input.subject,
-          priority: input.priority,
-          status: input.status,
-          html_text: first.html_text,
-          first_notes_text: first.plain_text,
-          last_reply_text: first.plain_text,
-          cc_emails: [...new Set(input.cc_emails ?? [])],
-          labels: input.labels,
-          notes_count: 1,
-          last_updated_by: 'REQUESTER',
-          created_time: now,
-          last_updated_time: now,
-        });
-        await store.ticketNotes.insert({ ticket: stored._id, created_by: 'REQUESTER', ...first, note_type: 'PUBLIC', created_time: now });
-        return stored;
-      });
+      const ticket = await events.created(store, () =>
+        store.transaction(async () => {
+          const stored = await store.tickets.insert({
+            group: input.groupID,
+            ...(input.assigneeID !== undefined && { assignee: input.assigneeID, assigned_time: now }),
+            requester_name: input.requester_name,
+            requester_email: input.requester_email,
+            contact,
+            subject: input.subject,
+            priority: input.priority,
+            status: input.status,
+            html_text: first.html_text,
+            first_notes_text: first.plain_text,
+            last_reply_text: first.plain_text,
+            cc_emails: [...new Set(input.cc_emails ?? [])],
+            labels: input.labels,
+            notes_count: 1,
+            last_updated_by: 'REQUESTER',
+            created_time: now,
+            last_updated_time: now,
+          });
+          await store.ticketNotes.insert({ ticket: stored._id, created_by: 'REQUESTER', ...first, note_type: 'PUBLIC', created_time: now });
+          return stored;
+        }),
+      );
       // the contact or the assignee deleted while the ticket was written: their clean-up missed this ticket
       const [contactGone, assigneeGone] = await Promise.all([
         store.contacts.existingIds([contact]).then((ids) => !ids.has(contact)),
@@ -122,8 +128,12 @@ export function ticketService(contacts: ContactService) {
 
     /** DELETE: the ticket and its notes; 404 when the account has no such ticket. */
     async remove(store: AccountStore, id: number): Promise<void> {
-      if (!(await store.tickets.remove(id))) throw ticketNotFound(id);
-      await store.ticketNotes.removeOfTicket(id);
+      const removed = await events.deleted(store, id, async () => {
+        if (!(await store.tickets.remove(id))) return false;
+        await store.ticketNotes.removeOfTicket(id);
+        return true;
+      });
+      if (!removed) throw ticketNotFound(id);
     },
 
     /** A built-in filter's page of tickets (400 naming filter_id for another id). */
@@ -150,15 +160,20 @@ export function ticketService(contacts: ContactService) {
       const type = input.note_type ?? 'PUBLIC';
       const now = Date.now();
       // a private note is not a reply: the ticket's last reply stays
-      const ticket = await store.tickets.recordNote(ticketId, TICKET_NOTES_MAX, { last_updated_time: now, ...(type === 'PUBLIC' && { last_reply_text: note.plain_text, last_updated_by: 'AGENT' as const }) });
+      // the note and the ticket's count and last reply are one change: ticket.updated
+      let noteId = 0;
+      const ticket = await events.updated(store, async () => {
+        const counted = await store.tickets.recordNote(ticketId, TICKET_NOTES_MAX, { last_updated_time: now, ...(type === 'PUBLIC' && { last_reply_text: note.plain_text, last_updated_by: 'AGENT' as const }) });
+        if (counted) noteId = (await store.ticketNotes.insert({ ticket: ticketId, created_by: 'AGENT', ...note, note_type: type, created_time: now }))._id;
+        return counted;
+      });
       if (!ticket) {
         await requireTicket(store, ticketId);
         throw badRequest(`A ticket holds at most ${TICKET_NOTES_MAX} notes`, [{ field: 'html_text', message: `the ticket holds ${TICKET_NOTES_MAX} notes already` }]);
       }
-      const doc = await store.ticketNotes.insert({ ticket: ticketId, created_by: 'AGENT', ...note, note_type: type, created_time: now });
       // the ticket deleted meanwhile: its notes went with it, this one too
       if (!(await store.tickets.exists(ticketId))) {
-        await store.ticketNotes.remove(doc._id);
+        await store.ticketNotes.remove(noteId);
         throw ticketNotFound(ticketId);
       }
       return ticket;

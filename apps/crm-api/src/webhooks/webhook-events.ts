@@ -1,5 +1,5 @@
 /** The records whose changes webhooks report (companies are contacts of type COMPANY, reported apart). */
-export const WEBHOOK_OBJECTS = ['contact', 'company', 'deal', 'note', 'task', 'event', 'track'] as const;
+export const WEBHOOK_OBJECTS = ['contact', 'company', 'deal', 'note', 'task', 'event', 'track', 'ticket', 'document'] as const;
 export type WebhookObject = (typeof WEBHOOK_OBJECTS)[number];
 export const WEBHOOK_ACTIONS = ['created', 'updated', 'deleted'] as const;
 export type WebhookAction = (typeof WEBHOOK_ACTIONS)[number];

@@ -135,6 +135,36 @@ it('deals, notes, tasks, events and tracks: created, updated, deleted, with the 
   expect([data('event.created', event.body.id), data('event.updated', event.body.id), data('event.deleted', event.body.id)]).toEqual([event.body, eventEdit.body, eventEdit.body]);
 });
 
+it('tickets and documents: created, updated (a ticket by each note), deleted, with the data of their answers; the requester made for a ticket sends contact.created', async () => {
+  const T = '/dev/api/tickets';
+  const group = (await ctx.as(admin).get(`${T}/groups`)).body[0].id;
+  const ticket = await ctx.as(admin).post(`${T}/new-ticket`).send({ requester_name: 'Yeki Tester', requester_email: 'yeki@acme.test', subject: 'Help', priority: 'LOW', status: 'OPEN', groupID: String(group), html_text: '<p>Hello</p>' });
+  const reply = await ctx.as(admin).post(`/dev/api/notes/${ticket.body.id}`).send({ html_text: 'On it', note_type: 'PUBLIC' });
+  const aside = await ctx.as(admin).post(`/dev/api/notes/${ticket.body.id}`).send({ html_text: 'internal', note_type: 'PRIVATE' });
+  const ticketShown = await ctx.as(admin).get(`${T}/${ticket.body.id}`);
+  const ticketGone = await ctx.as(admin).delete(`${T}/${ticket.body.id}`);
+  const doc = await ctx.as(admin).post('/dev/api/documents').send({ name: 'Deck', url: 'https://files.example.com/deck.pdf', contact_ids: [String(ticket.body.contactID)] });
+  const docEdit = await ctx.as(admin).put('/dev/api/documents').send({ id: doc.body.id, name: 'Deck 2', url: 'https://files.example.com/deck-2.pdf' });
+  const docGone = await ctx.as(admin).delete(`/dev/api/documents/${doc.body.id}`);
+  const docAgain = await ctx.as(admin).delete(`/dev/api/documents/${doc.body.id}`); // nothing left to delete: no event
+  const refused = await ctx.as(admin).post(`/dev/api/notes/${ticket.body.id}`).send({ html_text: 'late' }); // the ticket is gone: no event
+  expect([ticket, reply, aside, ticketShown, doc, docEdit].map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
+  expect([ticketGone, docGone, docAgain, refused].map((r) => r.status)).toEqual([200, 204, 204, 404]);
+
+  const events = await eventsReceived(1 + 4 + 3);
+  const ofRecord = (id: number) => events.filter((e) => e.id === id && !e.name.startsWith('Contact')).map((e) => e.name);
+  expect(ofRecord(ticket.body.id)).toEqual(['ticket.created', 'ticket.updated', 'ticket.updated', 'ticket.deleted']);
+  expect(ofRecord(doc.body.id)).toEqual(['document.created', 'document.updated', 'document.deleted']);
+  const data = (name: string, id: number) => events.filter((e) => e.name === name && e.id === id).map((e) => e.data);
+  expect(data('Contact is Created', ticket.body.contactID)).toHaveLength(1);
+  expect(data('ticket.created', ticket.body.id)).toEqual([ticket.body]);
+  expect(data('ticket.updated', ticket.body.id)).toEqual([reply.body, aside.body]);
+  expect(data('ticket.deleted', ticket.body.id)).toEqual([ticketShown.body]);
+  expect(ticketShown.body).toEqual(aside.body);
+  expect(data('document.created', doc.body.id)).toEqual([doc.body]);
+  expect([data('document.updated', doc.body.id), data('document.deleted', doc.body.id)]).toEqual([[docEdit.body], [docEdit.body]]);
+});
+
 it('notes/bulk: one note.deleted per note deleted, as it was; partial-update/delete-contact: deal.updated as its GET shows it after', async () => {
   const al = await h.contact(admin, 'Al', 'al@acme.test');
   const bo = await h.contact(admin, 'Bo', 'bo@acme.test');
