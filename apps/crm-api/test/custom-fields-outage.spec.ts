@@ -20,6 +20,8 @@ const seats = { field_label: 'Seats', field_type: 'NUMBER', is_required: true };
 
 it('a stalled database: definition writes and checked contact writes answer 503 with Retry-After (no hang, no 500); retried after, no definition is doubled', async () => {
   expect((await post('/dev/api/custom-fields', { field_label: 'Plan', field_type: 'LIST', field_data: 'A;B' })).status).toBe(200);
+  // the definitions as they are now are read, and kept by the process's cache
+  expect((await post('/dev/api/contacts', { properties: [...person('Ed').properties, { type: 'CUSTOM', name: 'Plan', value: 'A' }] })).status).toBe(200);
   await faulty.database.stall();
   try {
     const answers = await Promise.all([post('/dev/api/custom-fields', seats), post('/dev/api/contacts', { properties: [...person('Al').properties, { type: 'CUSTOM', name: 'Plan', value: 'A' }] })]);
@@ -31,7 +33,12 @@ it('a stalled database: definition writes and checked contact writes answer 503 
   } finally {
     await faulty.database.resume();
   }
-  // the stalled writes may land once the database answers again; a retry never makes a second definition
+  // the stalled writes may land once the database answers again: whether the definition landed or
+  // not, the checks follow what is stored (the failed write had the cache forget the definitions)
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  const landed = (await customFieldModel(faulty.connection).countDocuments({ label_key: 'seats' })) === 1;
+  expect((await post('/dev/api/contacts', person('Cy'))).status).toBe(landed ? 400 : 200);
+  // a retry never makes a second definition
   const retried = await post('/dev/api/custom-fields', seats);
   expect([200, 400]).toContain(retried.status);
   expect(await customFieldModel(faulty.connection).countDocuments({ label_key: 'seats' })).toBe(1);

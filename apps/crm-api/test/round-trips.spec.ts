@@ -1,3 +1,4 @@
+import { REVOCATION_BOUND_MS } from '@lib/mongo';
 import { logCommands, type CommandLog, type LoggedCommand } from '@lib/testing';
 import { dealHelpers } from './deal-helpers';
 import { person, setupCrmApp, type TestUser } from './setup-app';
@@ -46,6 +47,24 @@ describe('database round trips per request (driver command monitoring)', () => {
     log.reset();
     for (let i = 0; i < 10; i++) await ctx.as(bea).get(`/dev/api/contacts/${ids[0]}`).expect(200);
     expect(credentialLookups(log.commands)).toHaveLength(1);
+  });
+
+  it('contact writes read the custom field definitions from the database once, and again after a definition is written', async () => {
+    const { ann } = await seed(1); // the account's definitions (none) read and kept
+    await new Promise((resolve) => setTimeout(resolve, 500)); // the revocation log has been read: the cache answers
+    const definitionReads = () => log.commands.filter((c) => c.collection === 'custom_fields' && c.name === 'find').length;
+    log.reset();
+    for (let i = 0; i < 5; i++) await ctx.as(ann).post('/dev/api/contacts').send(person(`Q${i}`, `q${i}@acme.test`)).expect(200);
+    expect(definitionReads()).toBe(0);
+    await ctx.as(ann).post('/dev/api/custom-fields').send({ field_label: 'Seats', field_type: 'NUMBER' }).expect(200);
+    // forgotten at once here, and again when the write's own entry comes back through the revocation log
+    await new Promise((resolve) => setTimeout(resolve, REVOCATION_BOUND_MS + 500));
+    log.reset();
+    const refused = await ctx.as(ann).post('/dev/api/contacts').send({ properties: [...person('R').properties, { type: 'CUSTOM', name: 'Seats', value: 'many' }] });
+    expect(refused.status).toBe(400);
+    expect(definitionReads()).toBe(1);
+    for (let i = 0; i < 3; i++) await ctx.as(ann).post('/dev/api/contacts').send({ properties: [...person(`S${i}`).properties, { type: 'CUSTOM', name: 'Seats', value: '3' }] }).expect(200);
+    expect(definitionReads()).toBe(1);
   });
 
   it.each(['application/json', 'application/xml'])('every page fetch (%s) is a keyset query with limit page_size+1 and no skip, at any depth', async (accept) => {

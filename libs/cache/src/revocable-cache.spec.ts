@@ -27,6 +27,20 @@ describe('revocableCache', () => {
     expect(cache.get(1)).toBeUndefined();
   });
 
+  it('keeps what its entries hold under maxSize, the least recently used going first, and never caches a value bigger than it', async () => {
+    const cache = revocableCache<number, string>({ ttlMs: 10_000, maxSize: { total: 10, sizeOf: (value) => String(value).length } });
+    cache.remember(1, 'aaaa', cache.generation());
+    cache.remember(2, 'bbbb', cache.generation());
+    expect(cache.get(1)).toBe('aaaa'); // 2 is now the least recently used
+    cache.remember(3, 'cccc', cache.generation());
+    expect([cache.get(1), cache.get(2), cache.get(3)]).toEqual(['aaaa', undefined, 'cccc']);
+    const load = jest.fn(async () => 'x'.repeat(11));
+    expect(await cache.getOrLoad(4, load)).toBe('x'.repeat(11));
+    expect(await cache.getOrLoad(4, load)).toBe('x'.repeat(11));
+    expect(load).toHaveBeenCalledTimes(2);
+    expect([cache.get(1), cache.get(3)]).toEqual(['aaaa', 'cccc']);
+  });
+
   it('getOrLoad loads once, then answers from the cache; misses are not cached', async () => {
     const cache = revocableCache<number, string>({ ttlMs: 10_000 });
     const load = jest.fn(async () => 'one');

@@ -11,11 +11,16 @@ export interface RevocationFeed {
   fresh(): boolean;
 }
 
-export interface RevocableCacheOptions<K> {
+export interface RevocableCacheOptions<K, V = unknown> {
   /** How long an entry is trusted without reading the database again (a backstop: revocations travel through the log). */
   ttlMs: number;
   /** Entries kept at most; the least recently used go first. */
   max?: number;
+  /**
+   * A bound on what the entries hold together, in the units `sizeOf` counts (bytes, say): the least
+   * recently used go first, and a value bigger than the whole bound is not cached at all.
+   */
+  maxSize?: { total: number; sizeOf(value: V): number };
   /**
    * The database's revocation log and this cache's scope in it: revocations made by any process
    * reach this cache within REVOCATION_BOUND_MS, and the cache answers nothing while the log cannot
@@ -51,8 +56,9 @@ interface Entry<V> {
   at: number;
 }
 
-export function revocableCache<K extends NonNullable<unknown>, V extends NonNullable<unknown>>({ ttlMs, max = 10_000, follow }: RevocableCacheOptions<K>): RevocableCache<K, V> {
-  const entries = new LRUCache<K, Entry<V>>({ max, ttl: ttlMs });
+export function revocableCache<K extends NonNullable<unknown>, V extends NonNullable<unknown>>({ ttlMs, max = 10_000, maxSize, follow }: RevocableCacheOptions<K, V>): RevocableCache<K, V> {
+  const sized = maxSize && { maxSize: maxSize.total, sizeCalculation: (entry: Entry<V>) => Math.max(1, maxSize.sizeOf(entry.value)) };
+  const entries = new LRUCache<K, Entry<V>>({ max, ttl: ttlMs, ...sized });
   // Bumped by every forget: a read that started before a revocation finished must not put the
   // old document back into the cache.
   let forgets = 0;

@@ -40,7 +40,7 @@ function isRecordIdList(value: string): boolean {
 
 /** The labels of the account's searchable custom fields of the scope groups (search and the dynamic filter find values under them). */
 export async function searchableLabels(store: AccountStore, ...groups: string[]): Promise<Set<string>> {
-  return new Set((await store.customFields.inScopes(groups)).filter((definition) => definition.searchable).map((definition) => definition.field_label));
+  return new Set((await store.customFields.checking(groups)).filter((definition) => definition.searchable).map((definition) => definition.field_label));
 }
 
 /** What is wrong with a non-empty value of the definition, or undefined. */
@@ -78,7 +78,7 @@ const same = (a: CustomValue, b: CustomValue) => a.name === b.name && (a.value ?
  * record; an existing record may not lose one it holds.
  */
 export async function assertCustomValues(store: AccountStore, kind: RecordKind, values: Array<CustomValue & { index: number }>, field: string, before?: CustomValue[]): Promise<void> {
-  const definitions = await store.customFields.inScopes([GROUP[kind]]);
+  const definitions = await store.customFields.checking([GROUP[kind]]);
   if (definitions.length === 0) return;
   const byLabel = new Map(definitions.map((definition) => [definition.field_label, definition]));
   const issues: FieldIssue[] = [];

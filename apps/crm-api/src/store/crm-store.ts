@@ -1,4 +1,4 @@
-import { driverCollection, inTransaction } from '@lib/mongo';
+import { driverCollection, inTransaction, revocationLog } from '@lib/mongo';
 import { collectionSource, modelSource, type PageSource } from '@lib/paging';
 import type { Connection, Model } from 'mongoose';
 import { accountModel } from '../accounts/account.model';
@@ -19,6 +19,7 @@ import { categoryModel, type CategoryDoc } from '../categories/category.model';
 import { categoryRepository, type CategoryRepository } from '../categories/category.repository';
 import { customFieldModel, type CustomFieldDoc } from '../custom-fields/custom-field.model';
 import { customFieldRepository, type CustomFieldRepository } from '../custom-fields/custom-field.repository';
+import { definitionCache } from '../custom-fields/definition-cache';
 import { documentModel, type DocumentDoc } from '../documents/document.model';
 import { documentRepository, type DocumentRepository } from '../documents/document.repository';
 import { ticketGroupModel, ticketModel, ticketNoteModel, type TicketDoc, type TicketGroupDoc, type TicketNoteDoc } from '../tickets/ticket.model';
@@ -101,6 +102,7 @@ function partsOf(connection: Connection, pager: CrmPager) {
     tasks: access<TaskDoc>(models.tasks),
     events: access<EventDoc>(models.events),
     customFields: access<CustomFieldDoc>(models.customFields),
+    definitions: definitionCache(revocationLog(connection)),
     categories: access<CategoryDoc>(models.categories),
     documents: access<DocumentDoc>(models.documents),
     tickets: access<TicketDoc>(models.tickets),
@@ -194,7 +196,7 @@ class AccountData implements AccountStore {
     return inTransaction(this.#parts.connection, work);
   }
   get customFields() {
-    return (this.#customFields ??= customFieldRepository(this.#scope(this.#parts.customFields)));
+    return (this.#customFields ??= customFieldRepository(this.#scope(this.#parts.customFields), { definitions: this.#parts.definitions, account: this.account }));
   }
   get categories() {
     return (this.#categories ??= categoryRepository(this.#scope(this.#parts.categories)));
