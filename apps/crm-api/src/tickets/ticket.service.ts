@@ -159,10 +159,10 @@ export function ticketService(contacts: ContactService, recorder: EventRecorder)
       const note = message(input.html_text);
       const type = input.note_type ?? 'PUBLIC';
       const now = Date.now();
-      // a private note is not a reply: the ticket's last reply stays
       // the note and the ticket's count and last reply are one change: ticket.updated
       let noteId = 0;
       const ticket = await events.updated(store, async () => {
+        // a private note is not a reply: the ticket's last reply stays
         const counted = await store.tickets.recordNote(ticketId, TICKET_NOTES_MAX, { last_updated_time: now, ...(type === 'PUBLIC' && { last_reply_text: note.plain_text, last_updated_by: 'AGENT' as const }) });
         if (counted) noteId = (await store.ticketNotes.insert({ ticket: ticketId, created_by: 'AGENT', ...note, note_type: type, created_time: now }))._id;
         return counted;
