@@ -127,9 +127,13 @@ export function pageWalk(ctx: ReturnType<typeof setupCrmApp>, user: () => TestUs
       sizes.push(page.ids.length);
       cursor = page.cursor;
       if (cursor) {
-        // ended by the budget: fewer than asked, and one more item of the page's size would not fit
+        // ended by the budget: fewer than asked, and the next item would not have fitted. Its size is
+        // that of the page of it alone (the item, its cursor and the list's frame: a little more than
+        // the item); a page's average alone is too small when a small record leads it (C1's company)
         expect([where, page.ids.length < PAGE_SIZE_MAX]).toEqual([where, true]);
-        expect([where, page.bytes + page.bytes / page.ids.length > PAGE_BUDGET_BYTES - CURSOR_BYTES]).toEqual([where, true]);
+        const next = await fetchPage(list, kind, 1, cursor);
+        expect([where, next.ids.length]).toEqual([where, 1]);
+        expect([where, page.bytes + Math.max(page.bytes / page.ids.length, next.bytes) > PAGE_BUDGET_BYTES - CURSOR_BYTES]).toEqual([where, true]);
       }
       if (sizes.length > expected.length) throw new Error(`${list.label}: paging does not end`);
     } while (cursor);
