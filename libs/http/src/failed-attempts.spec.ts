@@ -1,5 +1,6 @@
 import { HttpError } from '@lib/errors';
 import { useTestDatabase } from '@lib/testing';
+import { mongo } from 'mongoose';
 import { addressBucket } from './address-bucket';
 import { attemptBuckets, FAILED_ATTEMPTS_COLLECTION } from './attempt-buckets';
 import { failedAttemptLimit, identityKey, type FailedAttemptSettings } from './failed-attempts';
@@ -183,6 +184,21 @@ describe('failedAttemptLimit', () => {
     await new Promise((resolve) => setTimeout(resolve, placeMs));
     expect(await dead.room(key, 10)).toEqual({ left: 10 });
     expect(await db.connection.collection(FAILED_ATTEMPTS_COLLECTION).findOne({ key })).toMatchObject({ failures: 0, used: 0, pending: {} });
+  });
+
+  it('gives back a place whose take was stored but whose answer was lost, instead of holding it until it expires', async () => {
+    const { limit, check, name } = setup({ maxFailures: 1, waitMs: 300 });
+    const original = mongo.Collection.prototype.findOneAndUpdate;
+    const lost = jest.spyOn(mongo.Collection.prototype, 'findOneAndUpdate').mockImplementationOnce(async function (this: mongo.Collection, ...args: unknown[]) {
+      await (original as (...a: unknown[]) => Promise<unknown>).apply(this, args);
+      throw new Error('connection closed before the answer');
+    });
+    await expect(limit.attempt('198.51.100.7', 'ann@acme.test', check('right'))).rejects.toThrow('connection closed');
+    lost.mockRestore();
+    // the only place is free again at once (held, the next attempt would wait and answer 503)
+    const key = `${name}:198.51.100.7:${identityKey('ann@acme.test')}`;
+    expect(await db.connection.collection(FAILED_ATTEMPTS_COLLECTION).findOne({ key })).toMatchObject({ used: 0, pending: {} });
+    expect(await outcome(limit.attempt('198.51.100.7', 'ann@acme.test', check('right')))).toBe('ok');
   });
 
   it('answers 503 when the places stay held by attempts in flight longer than the wait', async () => {

@@ -180,8 +180,11 @@ export function failedAttemptLimit(connection: Connection, name: string, setting
     try {
       // the identity first: a locked identity is refused without using the address's room
       for (const { key, limit } of held) {
-        await take(key, id, limit, deadline);
+        // counted as taken before the answer: a take the database stored but whose answer was lost
+        // (a connection cut mid-command) is given back with the rest; giving back a place that was
+        // never taken changes nothing
         taken.push(key);
+        await take(key, id, limit, deadline);
       }
     } catch (err) {
       await release();
