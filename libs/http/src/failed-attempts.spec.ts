@@ -201,6 +201,27 @@ describe('failedAttemptLimit', () => {
     expect(await outcome(limit.attempt('198.51.100.7', 'ann@acme.test', check('right')))).toBe('ok');
   });
 
+  it('gives back a place whose take the database applied only after the attempt had failed (a stalled server resuming)', async () => {
+    const { limit, check, name } = setup({ maxFailures: 1, waitMs: 300 });
+    const original = mongo.Collection.prototype.findOneAndUpdate;
+    let applied: Promise<unknown> = Promise.resolve();
+    const late = jest.spyOn(mongo.Collection.prototype, 'findOneAndUpdate').mockImplementationOnce(function (this: mongo.Collection, ...args: unknown[]) {
+      applied = new Promise((resolve) => setTimeout(resolve, 300)).then(() => (original as (...a: unknown[]) => Promise<unknown>).apply(this, args));
+      return Promise.reject(new Error('no answer within the time bound'));
+    });
+    await expect(limit.attempt('198.51.100.7', 'ann@acme.test', check('right'))).rejects.toThrow('no answer');
+    late.mockRestore();
+    await applied;
+    const key = `${name}:198.51.100.7:${identityKey('ann@acme.test')}`;
+    const bucket = () => db.connection.collection(FAILED_ATTEMPTS_COLLECTION).findOne({ key });
+    expect(await bucket()).toMatchObject({ used: 1 }); // the late take holds the only place
+    expect(await outcome(limit.attempt('198.51.100.7', 'ann@acme.test', check('right')))).toBe('503');
+    // given back about a second after the failure, not when the place expires (15 s)
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    expect(await bucket()).toMatchObject({ used: 0, pending: {} });
+    expect(await outcome(limit.attempt('198.51.100.7', 'ann@acme.test', check('right')))).toBe('ok');
+  });
+
   it('answers 503 when the places stay held by attempts in flight longer than the wait', async () => {
     const { limit, check, name } = setup({ maxFailures: 1, waitMs: 300 });
     let finish: (ok: boolean) => void = () => undefined;

@@ -162,6 +162,22 @@ export function failedAttemptLimit(connection: Connection, name: string, setting
     timer.unref();
   }
 
+  /**
+   * A take that failed without an answer from the database may still be applied by it later (a
+   * command queued in a stalled server runs when it resumes): its places are given back again after
+   * 1, 2, 4… seconds until they would have expired, whether or not a give-back finds them.
+   */
+  function giveBackUntilExpiry(keys: string[], id: string, expires: number, delayMs = 1_000): void {
+    if (Date.now() + delayMs >= expires) return;
+    const timer = setTimeout(() => {
+      buckets
+        .giveBack(keys, id)
+        .then(() => keys.forEach(wake), () => undefined)
+        .finally(() => giveBackUntilExpiry(keys, id, expires, delayMs * 2));
+    }, delayMs);
+    timer.unref();
+  }
+
   async function attempt<T>(address: string, identity: string, verify: () => Promise<T>): Promise<T> {
     const prefix = `${name}:${addressBucket(address)}`;
     const held = [
@@ -188,6 +204,7 @@ export function failedAttemptLimit(connection: Connection, name: string, setting
       }
     } catch (err) {
       await release();
+      if (!(err instanceof HttpError)) giveBackUntilExpiry([...taken], id, expires);
       throw err;
     }
     let result: T;
