@@ -1,6 +1,6 @@
 import { flatErrorBody } from '@lib/errors';
 import { buildServiceApp, requireApiKey, type ServiceDeps } from '@lib/http';
-import { databaseReady } from '@lib/mongo';
+import { databaseReady, timeLimitsOf } from '@lib/mongo';
 import { articleRoutes } from './articles/article.routes';
 import { errorEnvelope } from './articles/article.schemas';
 import { articleRepository } from './articles/article.repository';
@@ -18,6 +18,7 @@ export function createApp({ connection, logger, lifecycle, apiKey }: ArticlesApp
   return buildServiceApp({
     logger,
     lifecycle,
+    requestBoundMs: timeLimitsOf(connection).requestBoundMs,
     auth: { apiKey: { before: [requireApiKey(apiKey)], security: ['apiKey'] } },
     routes: articleRoutes(articleService(articleRepository(connection))),
     errorFormat: flatErrorBody,

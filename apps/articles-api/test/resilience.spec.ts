@@ -12,6 +12,7 @@ const write = (title: string): RawRequest => ({ method: 'post', url: '/articles'
 const read: RawRequest = { method: 'get', url: '/articles?limit=10', headers: {} };
 const titleOf = (req: RawRequest): string => JSON.parse(String(req.body)).title;
 const unavailableBody = { status: false, code: 'database_unavailable', message: 'The database is unavailable; try again shortly', error_id: expect.any(String) };
+const overloadedBody = { status: false, code: 'overloaded', message: expect.any(String), error_id: expect.any(String) };
 
 describe('articles-api under load', () => {
   const ctx = setupArticlesApp();
@@ -73,6 +74,7 @@ describe('articles-api when the database stops during load', () => {
       },
       statuses: ['200', '201', '503'],
       unavailableBody,
+      overloadedBody,
     });
     // serves again without a restart
     expect((await sendRaw(faulty.port, write(`${prefix}-after`))).status).toBe(201);

@@ -1,6 +1,6 @@
 import { errorObjectWithStatusBody } from '@lib/errors';
 import { buildServiceApp, DEFAULT_FAILED_ATTEMPTS, failedAttemptLimit, type FailedAttemptSettings, type ServiceDeps } from '@lib/http';
-import { databaseReady } from '@lib/mongo';
+import { databaseReady, timeLimitsOf } from '@lib/mongo';
 import { userRoutes } from './users/user.routes';
 import { basicAuth, basicScheme } from './auth/basic-auth';
 import { bulkRoutes } from './bulk/bulk.routes';
@@ -64,6 +64,7 @@ export function createApp({ connection, logger, lifecycle, contactLimit, cursorS
   return buildServiceApp({
     logger,
     lifecycle,
+    requestBoundMs: timeLimitsOf(connection).requestBoundMs,
     auth: { basic: basicScheme(auth, store, { 401: commonErrors[401], 429: tooManyFailures, 503: authBusy }) },
     // every route answers JSON or XML per Accept, reads XML bodies too (the Java client sends XML), and refuses (406) an Accept it cannot answer before it runs
     xml: { notAcceptable },

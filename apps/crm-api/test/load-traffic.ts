@@ -43,15 +43,19 @@ export function acknowledgements() {
 
 /** crm's answer while its database is away. */
 export const unavailableBody = { error: { status: 503, code: 'database_unavailable', message: 'The database is unavailable; try again shortly', error_id: expect.any(String) } };
+/** crm's answer to a request whose admission wait (sign-in line, heavy-request queue) ended before its deadline. */
+export const overloadedBody = { error: { status: 503, code: 'overloaded', message: expect.any(String), error_id: expect.any(String) } };
 
 /** Mixed traffic (as `auth`, on the shared contact) through the database's outage, every answer 200 or crm's 503; answers the writes acknowledged. */
-export async function ackedThroughOutage(faulty: FaultyServiceApp, timing: OutageTiming, auth: string, sharedId: number, prefix: string) {
+export async function ackedThroughOutage(faulty: FaultyServiceApp, timing: OutageTiming, auth: string, sharedId: number, prefix: string, connections?: number) {
   const acked = acknowledgements();
   await expectServedThroughOutage(faulty, timing, {
+    connections,
     next: mixedTraffic(auth, sharedId, prefix),
     onResponse: (req, res) => acked.record(req, res.status),
     statuses: ['200', '503'],
     unavailableBody,
+    overloadedBody,
   });
   return acked;
 }

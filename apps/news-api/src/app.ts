@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { errorObjectBody, unauthorized } from '@lib/errors';
 import type { AuthScheme } from '@lib/routing';
 import { bearerToken, bodyParsers, buildServiceApp, failedAttemptLimit, identityKey, secretMatcher, type ServiceDeps } from '@lib/http';
-import { databaseReady } from '@lib/mongo';
+import { databaseReady, timeLimitsOf } from '@lib/mongo';
 import { outboundPolicy, type OutboundPolicy } from '@lib/outbound';
 import { keysetPager } from '@lib/paging';
 import type { Request, RequestHandler } from 'express';
@@ -102,7 +102,7 @@ export function createApp(config: NewsAppConfig) {
   const wrongSecret = errorResponse('Credentials, token or master key missing or wrong');
   const tooMany = errorResponse('Too many failed attempts of this identity (email or secret) from this address, or from this address in all (Retry-After)');
   const busy = errorResponse(
-    'Starting, the database does not answer, other attempts of this identity or address still in flight after 10 s, or the password-hash queue full: try again after Retry-After',
+    'Starting, the database does not answer, other attempts of this identity or address still in flight after 5 s, or the password-hash queue full: try again after Retry-After',
   );
   const signedInUser = (req: Request) => ({ user: currentUser(req) });
   const signedOutOrBadKey = errorResponse('No token or API key, or a token or key that is not valid (expired, altered, revoked, of a deleted user)');
@@ -127,6 +127,7 @@ export function createApp(config: NewsAppConfig) {
   return buildServiceApp({
     logger,
     lifecycle,
+    requestBoundMs: timeLimitsOf(connection).requestBoundMs,
     auth,
     routes: [
       ...versionRoutes,

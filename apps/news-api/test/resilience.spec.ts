@@ -8,6 +8,7 @@ import { storeArticles, storeUser } from './sweep-fixture';
 
 const json = { 'Content-Type': 'application/json', Accept: 'application/json' };
 const unavailableBody = { error: { code: 'database_unavailable', message: 'The database is unavailable; try again shortly', error_id: expect.any(String) } };
+const overloadedBody = { error: { code: 'overloaded', message: expect.any(String), error_id: expect.any(String) } };
 const NEWS_QUERIES = ['/news', '/news?company=BHP', '/news?q=iron%20ore&sort=oldest&limit=2', '/news?source=abc-news,guardian-au&from=2026-11-01&to=2026-11-30', '/news?company=CBA&company=FMG&limit=1'];
 
 /**
@@ -75,6 +76,7 @@ describe('news-api when the database stops during load', () => {
       onResponse: (req, res) => acked.record(req, res.status),
       statuses: ['200', '201', '503'],
       unavailableBody,
+      overloadedBody,
     });
 
     // serves again without a restart: a read and a write

@@ -1,6 +1,6 @@
 import { errorObjectBody } from '@lib/errors';
 import { buildServiceApp, requireApiKey, type ServiceDeps } from '@lib/http';
-import { databaseReady } from '@lib/mongo';
+import { databaseReady, timeLimitsOf } from '@lib/mongo';
 import { keysetPager } from '@lib/paging';
 import { userRoutes } from './users/user.routes';
 import { errorBody } from './users/user.schemas';
@@ -20,6 +20,7 @@ export function createApp({ connection, logger, lifecycle, apiKey, cursorSecret 
   return buildServiceApp({
     logger,
     lifecycle,
+    requestBoundMs: timeLimitsOf(connection).requestBoundMs,
     auth: { apiKey: { before: [requireApiKey(apiKey)], security: ['apiKey'] } },
     routes: userRoutes(userService(userRepository(connection, keysetPager(cursorSecret)))),
     errorFormat: errorObjectBody,

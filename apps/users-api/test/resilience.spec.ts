@@ -9,6 +9,7 @@ const write = (name: string): RawRequest => ({ method: 'post', url: `/users?name
 const read: RawRequest = { method: 'get', url: '/users?limit=20', headers: {} };
 const nameOf = (req: RawRequest) => /name=([^&]+)/.exec(req.url)?.[1];
 const unavailableBody = { error: { code: 'database_unavailable', message: 'The database is unavailable; try again shortly', error_id: expect.any(String) } };
+const overloadedBody = { error: { code: 'overloaded', message: expect.any(String), error_id: expect.any(String) } };
 
 describe('users-api under load', () => {
   const ctx = setupUsersApp();
@@ -44,6 +45,7 @@ describe('users-api when the database stops during load', () => {
       },
       statuses: ['200', '503'],
       unavailableBody,
+      overloadedBody,
     });
     // serves again without a restart
     expect((await sendRaw(faulty.port, write(`${prefix}-after`))).status).toBe(200);

@@ -21,6 +21,7 @@ export type ErrorSender = (req: Parameters<RequestHandler>[0], res: Parameters<R
 
 interface Logger {
   error(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
 }
 
 const sendJson: ErrorSender = (_req, res, status, body) => {
@@ -37,6 +38,11 @@ export function errorHandler({ format, send = sendJson }: ErrorHandlerOptions): 
   return (err, req, res, next) => {
     const logger = (req as { log?: Logger }).log;
     const id = (req as { id?: string }).id; // the request id, as on the request's own log line
+    if (res.writableEnded) {
+      // answered already (the request deadline): the late error is dropped, the connection kept
+      logger?.warn({ err, id }, 'error after the answer was sent');
+      return;
+    }
     if (res.headersSent) {
       logger?.error({ err, id }, 'error after response started');
       return next(err);

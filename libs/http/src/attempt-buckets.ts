@@ -74,6 +74,15 @@ export function attemptBuckets(connection: Connection, { windowMs, placeMs }: Bu
     return { refused: false };
   }
 
+  /** Gives back the places of several attempts in one round trip; a place that is not held is left as it is. */
+  async function giveBackAll(places: Array<{ key: string; id: string }>): Promise<void> {
+    if (places.length === 0) return;
+    const updates = places.map(({ key, id }) => ({
+      updateOne: { filter: { key, [place(id)]: { $exists: true } }, update: { $unset: { [place(id)]: '' as const }, $inc: { used: -1 } } },
+    }));
+    await buckets().bulkWrite(updates, { ordered: false });
+  }
+
   return {
     /**
      * Takes a place for attempt `id` when failures plus places are under `limit`: answers the room
@@ -112,11 +121,8 @@ export function attemptBuckets(connection: Connection, { windowMs, placeMs }: Bu
     },
 
     /** Gives the attempt's places in these buckets back (it did not fail), in one round trip. */
-    async giveBack(keys: string[], id: string): Promise<void> {
-      if (keys.length === 0) return;
-      const unset = { $unset: { [place(id)]: '' as const }, $inc: { used: -1 } };
-      await buckets().bulkWrite(keys.map((key) => ({ updateOne: { filter: { key, [place(id)]: { $exists: true } }, update: unset } })), { ordered: false });
-    },
+    giveBack: (keys: string[], id: string) => giveBackAll(keys.map((key) => ({ key, id }))),
+    giveBackAll,
 
     /**
      * Turns the place into a confirmed failure (counted even when the place has expired meanwhile);

@@ -1,6 +1,7 @@
 import { databaseUnavailable, errorHandler, notFoundHandler, type ErrorBodyFormat, type ErrorSender } from '@lib/errors';
 import { buildOpenApi, defineRoute, jsonFormat, mountRoutes, PUBLIC, resolveAuth, type AnyRoute, type AuthScheme, type OpenApiOptions, type RouteResponse } from '@lib/routing';
 import { z } from '@lib/validation';
+import { DATABASE_TIME_LIMITS } from '@lib/mongo';
 import { METRICS_PATH } from '@lib/services';
 import express, { type Express, type RequestHandler } from 'express';
 import { apiDocs, DOCS_PATH } from './api-docs';
@@ -12,6 +13,7 @@ import type { Lifecycle } from './lifecycle';
 import { httpLogger, type Logger } from './logger';
 import { metricsHandler } from './metrics';
 import { jsonOrXmlFormat, negotiatedRoutes } from './negotiate';
+import { requestDeadline } from './request-deadline';
 import { securityHeaders } from './security-headers';
 import { trustProxies } from './trust-proxy';
 
@@ -32,6 +34,8 @@ export interface ServiceAppOptions {
   gate?: GateOptions;
   /** Answer XML too, per Accept (crm): every route reads XML bodies, and an Accept naming neither type is refused with this 406. */
   xml?: { notAcceptable: RouteResponse };
+  /** Every request is answered within this (request-deadline.ts): the app's connection's `timeLimitsOf(connection).requestBoundMs`; DATABASE_TIME_LIMITS' unless given. */
+  requestBoundMs?: number;
 }
 
 /** While the start-up steps have not succeeded (no database yet, indexes missing), every route but health answers 503. */
@@ -101,7 +105,8 @@ export function routeTable(app: Express): AnyRoute[] {
 }
 
 /**
- * The shape every service shares: security headers, request log and metrics, health, `/metrics`,
+ * The shape every service shares: security headers, request log and metrics, an answer to every
+ * request within the request bound (request-deadline.ts), health, `/metrics`,
  * body parsers, cross-site writes refused (cross-site.ts), the route table, `/openapi.json` generated from it, the `/docs` page reading it,
  * 404 for unknown paths and the one error middleware.
  */
@@ -114,6 +119,8 @@ export function buildServiceApp(options: ServiceAppOptions): Express {
   trustProxies(app); // nobody until runService applies TRUST_PROXY
   app.use(securityHeaders(options.responseHeaders));
   app.use(httpLogger(options.logger));
+  const errors = errorHandler({ format: options.errorFormat, send: options.errorSend });
+  app.use(requestDeadline(options.requestBoundMs ?? DATABASE_TIME_LIMITS.requestBoundMs, (err, req, res) => errors(err, req, res, () => undefined)));
   app.use(DOCS_PATH, apiDocs(options.openapi.title));
 
   const health = healthRoutes(options.isReady, options.lifecycle);
@@ -158,6 +165,6 @@ export function buildServiceApp(options: ServiceAppOptions): Express {
   bodyLimits.set(app, limitBytes(options.bodyLimit ?? DEFAULT_BODY_LIMIT));
 
   app.use(notFoundHandler);
-  app.use(errorHandler({ format: options.errorFormat, send: options.errorSend }));
+  app.use(errors);
   return app;
 }

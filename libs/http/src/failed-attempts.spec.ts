@@ -5,6 +5,8 @@ import { addressBucket } from './address-bucket';
 import { attemptBuckets, FAILED_ATTEMPTS_COLLECTION } from './attempt-buckets';
 import { failedAttemptLimit, identityKey, type FailedAttemptSettings } from './failed-attempts';
 import { metricsRegistry } from './metrics';
+import { OWED_RETRY_MS } from './owed-places';
+import { ADMISSION_MARGIN_MS } from './request-deadline';
 
 const db = useTestDatabase();
 const SETTINGS: FailedAttemptSettings = { maxFailures: 10, maxAddressFailures: 30, windowMs: 60_000 };
@@ -205,8 +207,9 @@ describe('failedAttemptLimit', () => {
     const { limit, check, name } = setup({ maxFailures: 1, waitMs: 300 });
     const original = mongo.Collection.prototype.findOneAndUpdate;
     let applied: Promise<unknown> = Promise.resolve();
+    // applied after the first round of owed places (OWED_RETRY_MS) found nothing to give back
     const late = jest.spyOn(mongo.Collection.prototype, 'findOneAndUpdate').mockImplementationOnce(function (this: mongo.Collection, ...args: unknown[]) {
-      applied = new Promise((resolve) => setTimeout(resolve, 300)).then(() => (original as (...a: unknown[]) => Promise<unknown>).apply(this, args));
+      applied = new Promise((resolve) => setTimeout(resolve, OWED_RETRY_MS + 200)).then(() => (original as (...a: unknown[]) => Promise<unknown>).apply(this, args));
       return Promise.reject(new Error('no answer within the time bound'));
     });
     await expect(limit.attempt('198.51.100.7', 'ann@acme.test', check('right'))).rejects.toThrow('no answer');
@@ -215,11 +218,27 @@ describe('failedAttemptLimit', () => {
     const key = `${name}:198.51.100.7:${identityKey('ann@acme.test')}`;
     const bucket = () => db.connection.collection(FAILED_ATTEMPTS_COLLECTION).findOne({ key });
     expect(await bucket()).toMatchObject({ used: 1 }); // the late take holds the only place
-    expect(await outcome(limit.attempt('198.51.100.7', 'ann@acme.test', check('right')))).toBe('503');
-    // given back about a second after the failure, not when the place expires (15 s)
-    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    // given back by the next round, not when the place expires (15 s)
+    await new Promise((resolve) => setTimeout(resolve, OWED_RETRY_MS + 300));
     expect(await bucket()).toMatchObject({ used: 0, pending: {} });
     expect(await outcome(limit.attempt('198.51.100.7', 'ann@acme.test', check('right')))).toBe('ok');
+  });
+
+  it('when the database fails a take, every attempt waiting in that line fails with it at once instead of trying it again in turn', async () => {
+    const { limit, check } = setup({ maxFailures: 1, waitMs: 10_000 });
+    const stalled = jest.spyOn(mongo.Collection.prototype, 'findOneAndUpdate').mockImplementation(
+      () => new Promise((_resolve, reject) => setTimeout(() => reject(new Error('the database did not answer')), 300)),
+    );
+    try {
+      const started = Date.now();
+      const answers = await Promise.allSettled(Array.from({ length: 20 }, () => limit.attempt('198.51.100.7', 'ann@acme.test', check('right'))));
+      expect(answers.map((a) => (a.status === 'rejected' ? (a.reason as Error).message : 'served'))).toEqual(Array(20).fill('the database did not answer'));
+      // one take went to the database (in turn, 20 would have, 6 s one after another)
+      expect(stalled).toHaveBeenCalledTimes(1);
+      expect(Date.now() - started).toBeLessThan(3_000);
+    } finally {
+      stalled.mockRestore();
+    }
   });
 
   it('answers 503 when the places stay held by attempts in flight longer than the wait', async () => {
@@ -232,6 +251,19 @@ describe('failedAttemptLimit', () => {
     finish(true);
     expect(await slow).toBe(true);
     expect(await outcome(limit.attempt('198.51.100.7', 'ann@acme.test', check('right')))).toBe('ok');
+  });
+
+  it("stops waiting ADMISSION_MARGIN_MS before its request's deadline (answerBy), whatever its own wait", async () => {
+    const { limit, check } = setup({ maxFailures: 1, waitMs: 10_000 });
+    let finish: (ok: boolean) => void = () => undefined;
+    const slow = limit.attempt('198.51.100.7', 'ann@acme.test', () => new Promise<boolean>((resolve) => (finish = resolve)));
+    await new Promise((resolve) => setTimeout(resolve, 100)); // the slow attempt holds the only place
+    const started = Date.now();
+    expect(await outcome(limit.attempt('198.51.100.7', 'ann@acme.test', check('right'), Date.now() + ADMISSION_MARGIN_MS + 300))).toBe('503');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    finish(true);
+    expect(await slow).toBe(true);
   });
 
   it('starts the window at the first failure and forgets the failures when it ends', async () => {

@@ -5,6 +5,8 @@ import type { Connection } from 'mongoose';
 import { addressBucket } from './address-bucket';
 import { attemptBuckets, isFull } from './attempt-buckets';
 import { counter } from './metrics';
+import { owedPlaces } from './owed-places';
+import { admissionEnds, answerByOf } from './request-deadline';
 
 export { FAILED_ATTEMPTS_COLLECTION } from './attempt-buckets';
 
@@ -16,7 +18,7 @@ export interface FailedAttemptSettings {
   windowMs: number;
   /** How long an attempt in flight holds its place unless it ends first (default ATTEMPT_PLACE_MS). */
   placeMs?: number;
-  /** How long an attempt waits for places held by attempts in flight (default ATTEMPT_WAIT_MS); then 503. */
+  /** How long an attempt waits for places held by attempts in flight (default ATTEMPT_WAIT_MS; less when its request's deadline comes first); then 503. */
   waitMs?: number;
 }
 
@@ -29,8 +31,6 @@ export const DEFAULT_FAILED_ATTEMPTS: FailedAttemptSettings = { maxFailures: 10,
 /** An attempt's place outlives the longest verification (a database read or a queued password hash, each bounded to a few seconds). */
 export const ATTEMPT_PLACE_MS = 15_000;
 export const ATTEMPT_WAIT_MS = 10_000;
-/** How often places the database failed to take back are given back again. */
-const GIVE_BACK_RETRY_MS = 250;
 /** Attempts one process holds in line for a place at once (per limit); more are answered 503 at once. */
 export const MAX_WAITING_ATTEMPTS = 1_000;
 /** How often a waiting attempt looks again at a bucket whose places are held by other processes. */
@@ -49,9 +49,10 @@ export interface FailedAttemptLimit {
   /**
    * Runs `verify` as one attempt of `identity` from `address`; a falsy answer is a failed attempt.
    * Throws 429 (Retry-After) when a bucket is used up, 503 when the places stay taken longer than
-   * the wait; `verify` throwing gives the places back.
+   * the wait; `verify` throwing gives the places back. `answerBy`: when the request must be answered
+   * (answerByOf(req)); the wait ends before it.
    */
-  attempt<T>(address: string, identity: string, verify: () => Promise<T>): Promise<T>;
+  attempt<T>(address: string, identity: string, verify: () => Promise<T>, answerBy?: number): Promise<T>;
   /**
    * Wraps an authentication middleware as one attempt of `identityOf(req)` from `req.ip`: a 401 it
    * passes on is a failed attempt, counted before it is answered.
@@ -70,6 +71,8 @@ interface Waiter {
   /** Whether it may try now. */
   turn: boolean;
   poke(): void;
+  /** The database's error that the one trying before it met: it fails with it at once. */
+  failure?: unknown;
 }
 
 const addressOf = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
@@ -88,6 +91,7 @@ export function failedAttemptLimit(connection: Connection, name: string, setting
   const lines = new Map<string, Waiter[]>();
   let inLine = 0;
   const wake = (key: string) => lines.get(key)?.[0]?.poke();
+  const owed = owedPlaces(buckets, wake);
 
   /** Waits `ms` or until poked; true when the time ran out. */
   const pause = (me: Waiter, ms: number) =>
@@ -110,8 +114,13 @@ export function failedAttemptLimit(connection: Connection, name: string, setting
     return new HttpError(503, 'overloaded', 'Too many sign-in attempts in progress; try again shortly', { headers: { 'Retry-After': '1' } });
   }
 
-  /** Takes a place in the bucket, waiting in line (until `deadline`) while attempts in flight hold the room. */
-  async function take(key: string, id: string, limit: number, deadline: number): Promise<void> {
+  /**
+   * Takes a place in the bucket, waiting in line (until `deadline`) while attempts in flight hold the
+   * room. `sent` is told before the take goes to the database. When the database fails, every
+   * attempt in line fails with the same error at once instead of trying it again one after another
+   * (a stalled database would hold each for its time bound).
+   */
+  async function take(key: string, id: string, limit: number, deadline: number, sent: () => void): Promise<void> {
     if (inLine >= MAX_WAITING_ATTEMPTS) throw overloaded();
     const line = lines.get(key) ?? [];
     lines.set(key, line);
@@ -122,10 +131,22 @@ export function failedAttemptLimit(connection: Connection, name: string, setting
     try {
       let polled = false;
       for (;;) {
+        if (me.failure) throw me.failure;
         if (me.turn || polled) {
           me.turn = false;
-          const room = polled ? await buckets.room(key, limit) : { left: 1 };
-          const got = isFull(room) ? room : await buckets.take(key, id, limit);
+          let got: Awaited<ReturnType<typeof buckets.take>>;
+          try {
+            const room = polled ? await buckets.room(key, limit) : { left: 1 };
+            if (!isFull(room)) sent();
+            got = isFull(room) ? room : await buckets.take(key, id, limit);
+          } catch (err) {
+            for (const other of line) {
+              if (other === me) continue;
+              other.failure = err;
+              other.poke();
+            }
+            throw err;
+          }
           if (!isFull(got)) {
             left = got.left;
             return;
@@ -146,65 +167,32 @@ export function failedAttemptLimit(connection: Connection, name: string, setting
     }
   }
 
-  /**
-   * Places the database did not take back (it failed meanwhile) are given back again every
-   * GIVE_BACK_RETRY_MS until they would have expired: held on, they would keep the bucket's room from
-   * correct attempts for the rest of ATTEMPT_PLACE_MS after the database answers again.
-   */
-  function giveBackLater(keys: string[], id: string, expires: number): void {
-    if (Date.now() + GIVE_BACK_RETRY_MS >= expires) return;
-    const timer = setTimeout(() => {
-      buckets.giveBack(keys, id).then(
-        () => keys.forEach(wake),
-        () => giveBackLater(keys, id, expires),
-      );
-    }, GIVE_BACK_RETRY_MS);
-    timer.unref();
-  }
-
-  /**
-   * A take that failed without an answer from the database may still be applied by it later (a
-   * command queued in a stalled server runs when it resumes): its places are given back again after
-   * 1, 2, 4… seconds until they would have expired, whether or not a give-back finds them.
-   */
-  function giveBackUntilExpiry(keys: string[], id: string, expires: number, delayMs = 1_000): void {
-    if (Date.now() + delayMs >= expires) return;
-    const timer = setTimeout(() => {
-      buckets
-        .giveBack(keys, id)
-        .then(() => keys.forEach(wake), () => undefined)
-        .finally(() => giveBackUntilExpiry(keys, id, expires, delayMs * 2));
-    }, delayMs);
-    timer.unref();
-  }
-
-  async function attempt<T>(address: string, identity: string, verify: () => Promise<T>): Promise<T> {
+  async function attempt<T>(address: string, identity: string, verify: () => Promise<T>, answerBy = Infinity): Promise<T> {
     const prefix = `${name}:${addressBucket(address)}`;
     const held = [
       { key: `${prefix}:${identityKey(identity)}`, limit: maxFailures },
       { key: prefix, limit: maxAddressFailures },
     ];
     const id = randomUUID();
-    const deadline = Date.now() + waitMs;
+    const deadline = admissionEnds(answerBy, waitMs);
     const expires = Date.now() + placeMs;
     const taken: string[] = [];
     const release = () =>
       buckets
         .giveBack(taken, id)
-        .catch(() => giveBackLater([...taken], id, expires))
+        .catch(() => owed.owe(taken, id, expires, false))
         .finally(() => taken.forEach(wake));
     try {
       // the identity first: a locked identity is refused without using the address's room
       for (const { key, limit } of held) {
-        // counted as taken before the answer: a take the database stored but whose answer was lost
-        // (a connection cut mid-command) is given back with the rest; giving back a place that was
+        // counted as taken once sent: a take the database stored but whose answer was lost (a
+        // connection cut mid-command) is given back with the rest; giving back a place that was
         // never taken changes nothing
-        taken.push(key);
-        await take(key, id, limit, deadline);
+        await take(key, id, limit, deadline, () => taken.includes(key) || taken.push(key));
       }
     } catch (err) {
       await release();
-      if (!(err instanceof HttpError)) giveBackUntilExpiry([...taken], id, expires);
+      if (!(err instanceof HttpError)) owed.owe(taken, id, expires, true);
       throw err;
     }
     let result: T;
@@ -234,7 +222,7 @@ export function failedAttemptLimit(connection: Connection, name: string, setting
             resolve(!(err instanceof HttpError && err.status === 401));
           });
         });
-      attempt(addressOf(req), identityOf(req), verify).then(() => next(passed as Error | undefined), next);
+      attempt(addressOf(req), identityOf(req), verify, answerByOf(req)).then(() => next(passed as Error | undefined), next);
     },
   };
 }

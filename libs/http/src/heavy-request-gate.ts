@@ -1,13 +1,14 @@
 import { HttpError } from '@lib/errors';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { counter } from './metrics';
+import { admissionEnds, answerByOf } from './request-deadline';
 
 export interface GateOptions {
   /** Heavy requests served at once by one process. */
   concurrent: number;
   /** Heavy requests waiting for a place; more are refused at once. */
   queue: number;
-  /** Longest wait for a place before the request is refused. */
+  /** Longest wait for a place before the request is refused (less when the request's deadline comes first: request-deadline.ts). */
   waitMs: number;
 }
 
@@ -69,11 +70,14 @@ export function heavyRequestGate(options: GateOptions = DEFAULT_GATE) {
       return start(res, next);
     }
     if (waiting.length >= options.queue) return next(overloaded('queue_full'));
-    const timer = setTimeout(() => {
-      const at = waiting.indexOf(go);
-      if (at >= 0) waiting.splice(at, 1);
-      next(overloaded('wait_timeout'));
-    }, options.waitMs);
+    const timer = setTimeout(
+      () => {
+        const at = waiting.indexOf(go);
+        if (at >= 0) waiting.splice(at, 1);
+        next(overloaded('wait_timeout'));
+      },
+      Math.max(0, admissionEnds(answerByOf(req), options.waitMs) - Date.now()),
+    );
     function go() {
       clearTimeout(timer);
       start(res, next); // the place passes straight to this request (running stays the same)

@@ -10,6 +10,7 @@ export * from './list-text';
 export * from './logger';
 export * from './metrics';
 export * from './negotiate';
+export * from './request-deadline';
 export * from './request-id';
 export * from './run-service';
 export * from './secrets';

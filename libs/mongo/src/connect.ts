@@ -84,8 +84,14 @@ export function createConnection(limits: Partial<DatabaseTimeLimits> = {}): Conn
   const connection = mongoose.createConnection();
   connection.config.bufferCommands = false; // before the first open, too: fail at once instead of waiting 10 s
   connection.set('maxTimeMS', limits.queryMs ?? DATABASE_TIME_LIMITS.queryMs);
+  limitsByConnection.set(connection, { ...DATABASE_TIME_LIMITS, ...limits });
   return connection;
 }
+
+const limitsByConnection = new WeakMap<Connection, DatabaseTimeLimits>();
+
+/** The time limits `connection` was made with (DATABASE_TIME_LIMITS for one not made by createConnection): an app bounds its requests by them. */
+export const timeLimitsOf = (connection: Connection): DatabaseTimeLimits => limitsByConnection.get(connection) ?? DATABASE_TIME_LIMITS;
 
 /** Opens `connection` (made by createConnection); rejects when no server answers within the server selection limit, and may be called again then. */
 export async function openConnection(connection: Connection, options: ConnectOptions): Promise<void> {

@@ -286,7 +286,8 @@ export function mountRoutes(router: Router, routes: AnyRoute[], options: MountOp
       const media = format.mediaOf(req, route);
       const reply = await route.handler(validateInput(route, req, media));
       if (check) checkReply(route, reply, (body) => format.serialize(route, reply.status, body, media));
-      sendReply(res, route, reply, media, format);
+      // answered already by the request deadline: the late answer is dropped
+      if (!res.headersSent) sendReply(res, route, reply, media, format);
     };
     const parsers = route.request?.body ? (options.bodyParsers?.(route.request.bodyLimit) ?? []) : options.noBody ? [options.noBody] : [];
     const admit = options.admit?.(route);

@@ -1,5 +1,5 @@
 import { unauthorized } from '@lib/errors';
-import type { FailedAttemptLimit } from '@lib/http';
+import { answerByOf, type FailedAttemptLimit } from '@lib/http';
 import type { AuthScheme } from '@lib/routing';
 import type { Request, RequestHandler } from 'express';
 import { Passport } from 'passport';
@@ -24,7 +24,7 @@ export function basicAuth(accounts: AccountService, failures: FailedAttemptLimit
   // A credential this process verified recently (cached) is not a guess: it skips the failed-attempt limit.
   function verify(req: Request, email: string, apiKey: string): Promise<DomainUserDoc | null> {
     const check = () => accounts.authenticate(email, apiKey, { fresh: !READS.has(req.method) });
-    return accounts.knowsCredential(email, apiKey) ? check() : failures.attempt(req.ip ?? 'unknown', email, check);
+    return accounts.knowsCredential(email, apiKey) ? check() : failures.attempt(req.ip ?? 'unknown', email, check, answerByOf(req));
   }
 
   const passport = new Passport();

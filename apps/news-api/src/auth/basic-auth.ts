@@ -1,5 +1,5 @@
 import { unauthorized } from '@lib/errors';
-import type { FailedAttemptLimit } from '@lib/http';
+import { answerByOf, type FailedAttemptLimit } from '@lib/http';
 import type { Request, RequestHandler } from 'express';
 import { Passport } from 'passport';
 import { BasicStrategy } from 'passport-http';
@@ -25,7 +25,7 @@ export function basicWithMasterKey(users: UserService, isMasterKey: (given: stri
   passport.use(
     new BasicStrategy({ passReqToCallback: true }, (req: Request, email: string, password: string, done: (err: unknown, user?: UserDoc | false) => void) => {
       const check = async () => (isMasterKey(accessTokenOf(req)) ? users.authenticate(email, password) : null);
-      limit.attempt(req.ip ?? 'unknown', emailKey(email), check).then((user) => done(null, user ?? false), done);
+      limit.attempt(req.ip ?? 'unknown', emailKey(email), check, answerByOf(req)).then((user) => done(null, user ?? false), done);
     }),
   );
   return (req, res, next) => {

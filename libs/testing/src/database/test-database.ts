@@ -16,9 +16,11 @@ export interface TestDatabase {
 /**
  * Time limits of the test files' connections: one embedded server serves every test file of a run,
  * in parallel, on a shared machine, so an answer can take seconds that in production would mean a
- * stalled server. The fault tests (resilience specs) connect with the production limits.
+ * stalled server; a request of an app on such a connection is answered 503 only after 60 s (the
+ * request deadline, libs/http request-deadline.ts). The fault tests (resilience specs) connect with
+ * the production limits.
  */
-export const TEST_TIME_LIMITS = { serverSelectionMs: 5_000, connectMs: 10_000, socketMs: 15_000, waitQueueMs: 15_000, queryMs: 12_000 };
+export const TEST_TIME_LIMITS = { serverSelectionMs: 5_000, connectMs: 10_000, socketMs: 15_000, waitQueueMs: 15_000, queryMs: 12_000, requestBoundMs: 60_000 };
 
 /**
  * Gives the calling test file its own database on the run's server (see global-setup), connected

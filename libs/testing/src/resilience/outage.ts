@@ -28,6 +28,8 @@ export interface OutageRun {
   outage: { from: number; to: number };
   /** The longest any request of the load took to be answered (any status). */
   slowestMs: number;
+  /** Answers slower than the request bound: when sent (ms since the start), how long they took, what they were. */
+  slow: Array<{ at: number; ms: number; request: string; status: number; body: string }>;
 }
 
 /**
@@ -40,6 +42,7 @@ export async function loadThroughOutage(db: StoppableDatabase, options: LoadOpti
   const readiness: OutageRun['readiness'] = [];
   const outage = { from: 0, to: 0 };
   let slowestMs = 0;
+  const slow: OutageRun['slow'] = [];
   const [down, up] = options.fault === 'stall' ? [() => db.stall(), () => db.resume()] : [() => db.stop(), () => db.start()];
   // the first probe goes before the load: on a busy machine one sent together with the load's
   // first requests can miss readiness's own 1 s ping bound
@@ -71,12 +74,13 @@ export async function loadThroughOutage(db: StoppableDatabase, options: LoadOpti
     ...options,
     onResponse: (req, res, ms) => {
       slowestMs = Math.max(slowestMs, ms);
+      if (ms > DATABASE_TIME_LIMITS.requestBoundMs) slow.push({ at: Date.now() - started - ms, ms, request: `${req.method} ${req.url}`, status: res.status, body: res.text.slice(0, 100) });
       if (res.status === 503) unavailable.push({ ms, body: res.text, retryAfter: res.headers['retry-after'] });
       options.onResponse?.(req, res, ms);
     },
   });
   await Promise.all([fault, probe]);
-  return { result, unavailable, readiness, outage, slowestMs };
+  return { result, unavailable, readiness, outage, slowestMs, slow };
 }
 
 /**
@@ -84,16 +88,18 @@ export async function loadThroughOutage(db: StoppableDatabase, options: LoadOpti
  * some successes,
  * no dropped connection, every answer (503 or not) within the database time bound
  * (DATABASE_TIME_LIMITS.requestBoundMs, plus slack for a busy machine), every 503 with the
- * service's error body and `Retry-After: 5`, and readiness following the database (200, then 503
- * while it is down, then 200 again).
+ * service's error body and `Retry-After: 5` (or, for a request held in an admission wait, the
+ * sign-in line or the heavy-request queue, whose places the stuck requests keep: the service's 503
+ * `overloaded` with `Retry-After: 1`), and readiness following the database (200, then 503 while
+ * it is down, then 200 again).
  */
-export function expectOutageAnswered(run: OutageRun, expected: { statuses: string[]; unavailableBody: unknown }): void {
+export function expectOutageAnswered(run: OutageRun, expected: Pick<OutageCase, 'statuses' | 'unavailableBody' | 'overloadedBody'>): void {
   const { result, unavailable, readiness, outage } = run;
   if (process.env.OUTAGE_REPORT) {
     const ms = unavailable.map((u) => u.ms).sort((a, b) => a - b);
     const turned = readiness.find((r) => r.at > outage.from && r.status === 503);
     const back = readiness.find((r) => r.at > outage.to && r.status === 200);
-    console.log(JSON.stringify({ outage, byStatus: result.byStatus, median503: ms[Math.floor(ms.length / 2)], max503: ms[ms.length - 1], slowestMs: run.slowestMs, readyz503At: turned?.at, readyz200At: back?.at }));
+    console.log(JSON.stringify({ outage, byStatus: result.byStatus, median503: ms[Math.floor(ms.length / 2)], max503: ms[ms.length - 1], slowestMs: run.slowestMs, readyz503At: turned?.at, readyz200At: back?.at, slow: run.slow }));
   }
   // only the expected statuses (on a slow run not every one of them need occur), some success
   expect(Object.keys(result.byStatus).filter((status) => !expected.statuses.includes(status))).toEqual([]);
@@ -101,9 +107,12 @@ export function expectOutageAnswered(run: OutageRun, expected: { statuses: strin
   expect(result.failedConnections).toBe(0);
   expect(unavailable.length).toBeGreaterThan(0);
   for (const answer of unavailable) {
-    expect(JSON.parse(answer.body)).toEqual(expected.unavailableBody);
-    expect(answer.retryAfter).toBe('5');
+    const body = JSON.parse(answer.body);
+    const waited = answer.retryAfter === '1';
+    expect(body).toEqual(waited ? expected.overloadedBody : expected.unavailableBody);
+    if (!waited) expect(answer.retryAfter).toBe('5');
   }
+  expect(unavailable.some((answer) => answer.retryAfter === '5')).toBe(true);
   expect(run.slowestMs).toBeLessThan(DATABASE_TIME_LIMITS.requestBoundMs + BUSY_MACHINE_SLACK_MS);
   const during = readiness.filter((r) => r.at > outage.from + 300 && r.at < outage.to);
   expect(during.length).toBeGreaterThan(0);
@@ -120,18 +129,21 @@ export interface OutageTiming {
 }
 
 export interface OutageCase extends Pick<LoadOptions, 'next' | 'onResponse'> {
-  /** The statuses the load may see, and the app's 503 body (see expectOutageAnswered). */
+  /** The statuses the load may see, the app's 503 body, and its 503 `overloaded` body (see expectOutageAnswered). */
   statuses: string[];
   unavailableBody: unknown;
+  overloadedBody: unknown;
+  /** Connections of load (default 50). */
+  connections?: number;
 }
 
 /**
- * The database-fault test of every app: 50 connections of load on the faulty app while its database
+ * The database-fault test of every app: 50 connections of load (or `c.connections`) on the faulty app while its database
  * is stopped or stalled (loadThroughOutage), answered as expectOutageAnswered says. The app checks
  * afterwards that it serves again and that no acknowledged write is missing.
  */
 export async function expectServedThroughOutage(faulty: FaultyServiceApp, timing: OutageTiming, c: OutageCase): Promise<OutageRun> {
-  const run = await loadThroughOutage(faulty.database, { ...timing, next: c.next, onResponse: c.onResponse, port: faulty.port, connections: 50 });
+  const run = await loadThroughOutage(faulty.database, { ...timing, next: c.next, onResponse: c.onResponse, port: faulty.port, connections: c.connections ?? 50 });
   expectOutageAnswered(run, c);
   return run;
 }
