@@ -1,6 +1,7 @@
 import net from 'node:net';
 import { MongoClient } from 'mongodb';
-import { ephemeralPortsFrom, startFaultyDatabase, type FaultyDatabase } from './faulty-database';
+import { ephemeralPortsFrom } from '@lib/services';
+import { startFaultyDatabase, type FaultyDatabase } from './faulty-database';
 
 const listenOnAnyPort = () =>
   new Promise<net.Server>((resolve) => {

@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { startEmbeddedMongo, type EmbeddedProcess } from '@lib/mongo';
+import { listenBelowEphemeral } from '@lib/services';
 
 export interface FaultyDatabase {
   /** Where apps connect: a fixed loopback port that stays the same across stop and start. */
@@ -57,7 +57,8 @@ export async function startFaultyDatabase(): Promise<FaultyDatabase> {
       });
     });
 
-  const port = await listenOnAFixedPort(listen);
+  // below the ephemeral range: the port must be free again whenever the database comes back
+  const port = await listenBelowEphemeral(listen);
   let stalled = false;
   const signal = async (name: 'SIGSTOP' | 'SIGCONT') => {
     process.kill(server.pid, name);
@@ -86,31 +87,3 @@ export async function startFaultyDatabase(): Promise<FaultyDatabase> {
   };
 }
 
-/** Lowest port the kernel hands out on its own (a server on port 0, an outgoing connection's local port). */
-export function ephemeralPortsFrom(): number {
-  try {
-    return Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || 32768;
-  } catch {
-    return 32768; // not Linux: Linux's default
-  }
-}
-
-const FIXED_PORTS_FROM = 10_000;
-
-/**
- * Listens on a random port below the kernel's ephemeral range. The database's port must be free
- * again whenever it comes back: a port from listen(0) could meanwhile be given to any other socket
- * of the machine (another test's server, an outgoing connection), and the restart would fail with
- * EADDRINUSE. Below the range only an explicit bind takes a port, so a collision needs another
- * fault test to draw the same one of ~22,000 ports while this one is down.
- */
-async function listenOnAFixedPort(listen: (port: number) => Promise<number>): Promise<number> {
-  const span = Math.max(ephemeralPortsFrom() - FIXED_PORTS_FROM, 1000);
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await listen(FIXED_PORTS_FROM + Math.floor(Math.random() * span));
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt === 20) throw err;
-    }
-  }
-}
