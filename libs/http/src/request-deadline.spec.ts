@@ -35,6 +35,19 @@ const lateFailure = defineRoute({
     throw new Error('the database answered at last: with an error');
   },
 });
+let slowAuthHandled = 0;
+const slowAuth = defineRoute({
+  method: 'post',
+  path: '/slow-auth',
+  auth: 'public',
+  before: [(_req, _res, next) => void setTimeout(next, 2 * BOUND_MS)],
+  summary: 'Its authentication outlasts the bound',
+  responses: { 201: { description: 'Never in time', schema: z.object({ ok: z.boolean() }) } },
+  handler: () => {
+    slowAuthHandled++;
+    return { status: 201, body: { ok: true } };
+  },
+});
 const quick = defineRoute({
   method: 'post',
   path: '/quick',
@@ -63,7 +76,7 @@ describe('requestDeadline (every request answered within the request bound)', ()
   let server: Awaited<ReturnType<typeof listenLoopback>>;
   beforeAll(async () => {
     const app = buildServiceApp(
-      testAppOptions({ routes: [late, lateFailure, quick, heavy], requestBoundMs: BOUND_MS, gate: { concurrent: 0, queue: 10, waitMs: 10_000 } }),
+      testAppOptions({ routes: [late, lateFailure, slowAuth, quick, heavy], requestBoundMs: BOUND_MS, gate: { concurrent: 0, queue: 10, waitMs: 10_000 } }),
     );
     server = await listenLoopback(app);
   });
@@ -100,6 +113,13 @@ describe('requestDeadline (every request answered within the request bound)', ()
     const next = await sendRaw(server.port, { method: 'post', url: '/quick', headers: { 'Content-Type': 'application/json' }, body: '{"name":"b"}' }, agent);
     expect(next.status).toBe(201);
     agent.destroy();
+  });
+
+  it('a request answered while it still waited before its handler (authentication) never runs the handler: no write begins after the 503', async () => {
+    const res = await sendRaw(server.port, { method: 'post', url: '/slow-auth', headers: {} });
+    expect(res.status).toBe(503);
+    await sleep(2 * BOUND_MS);
+    expect(slowAuthHandled).toBe(0);
   });
 
   it('does not count the time the body takes to arrive: a body sent after twice the bound is answered', async () => {

@@ -25,9 +25,10 @@ const expired = counter('request_deadline_expired_total', 'Requests answered 503
  * not answer gets. The time limits of each database operation bound one operation, not the several
  * a request makes one after another (credential check, sign-in limit, the write and its event,
  * each waiting up to its own limits on a stalled server), and the admission waits (sign-in line,
- * heavy requests) end before this bound, so what runs into it is waiting on the database. The
- * request's work goes on and its late answer (or error) is dropped; a write answered so may still
- * be applied, as with any 503 of a database that did not answer.
+ * heavy requests) end before this bound, so what runs into it is waiting on the database. A
+ * request answered before its handler began never begins it (mountRoutes); a handler already
+ * running goes on and its late answer (or error) is dropped, so a write answered so may still be
+ * applied, as with any 503 of a database that did not answer.
  *
  * Time spent receiving the body is the client's, not ours: while the request has not all arrived
  * the deadline moves on by another bound (a slow client is bounded by the server's request timeout).

@@ -283,6 +283,8 @@ export function mountRoutes(router: Router, routes: AnyRoute[], options: MountOp
   const format = options.format ?? jsonFormat;
   for (const route of resolveAuth(routes, options.auth)) {
     const handler: RequestHandler = async (req, res) => {
+      // answered already by the request deadline while it waited (authentication, admission, its body): its work is not begun
+      if (res.headersSent) return;
       const media = format.mediaOf(req, route);
       const reply = await route.handler(validateInput(route, req, media));
       if (check) checkReply(route, reply, (body) => format.serialize(route, reply.status, body, media));
