@@ -137,6 +137,38 @@ describe('toXml against the xmlbuilder2 document renderer it replaced', () => {
     for (const key of ['<a/>', '{"a":1}', '[1]', '---']) expect(() => toXml({ [key]: 1 }, 'r')).toThrow('Invalid XML name');
   });
 
+  it('accepts every plain ASCII name xmlbuilder2 accepts, and refuses what it refuses, on 3,000 random names', () => {
+    const next = random(20261128);
+    const CHARS = 'abcXYZ_09.-:$ é<';
+    for (let n = 0; n < 3000; n++) {
+      const name = Array.from({ length: 1 + Math.floor(next() * 6) }, () => CHARS[Math.floor(next() * CHARS.length)]).join('');
+      const accepted = (render: () => string) => {
+        try {
+          render();
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      expect([name, accepted(() => toXml({ [name]: 1 }, 'r'))]).toEqual([name, accepted(() => previousToXml({ [name]: 1 }, 'r'))]);
+    }
+  });
+
+  it('loads xmlbuilder2 only for a name that is not plain ASCII', () => {
+    let loaded = false;
+    jest.isolateModules(() => {
+      jest.doMock('xmlbuilder2', () => {
+        loaded = true;
+        return jest.requireActual('xmlbuilder2');
+      });
+      const isolated = jest.requireActual<typeof import('./xml')>('./xml');
+      expect(isolated.toXml({ first_name: 'x', 'a-b.c_D9': [1, 2], _x: {} }, 'contact')).toBe(`${DECL}<contact><first_name>x</first_name><a-b.c_D9>1</a-b.c_D9><a-b.c_D9>2</a-b.c_D9><_x/></contact>`);
+      expect(loaded).toBe(false);
+      expect(isolated.toXml({ 'é': 1 }, 'r')).toBe(`${DECL}<r><é>1</é></r>`);
+      expect(loaded).toBe(true);
+    });
+  });
+
   it('escapes every & in text, where xmlbuilder2 left entity-like text as it was', () => {
     const value = { v: 'AT&amp;T &#65; &nbsp; &lt;' };
     expect(previousToXml(value, 'r')).toBe(`${DECL}<r><v>AT&amp;T &#65; &nbsp; &lt;</v></r>`);

@@ -1,4 +1,4 @@
-import { fragment } from 'xmlbuilder2';
+import type * as XmlBuilder from 'xmlbuilder2';
 
 /**
  * Our XML is one fixed mapping of plain data (no attributes, namespaces or mixed content), so it
@@ -23,16 +23,26 @@ function xmlText(value: unknown): string {
 }
 
 /**
- * Names are our keys: a few dozen, checked once each by xmlbuilder2 itself, so a key that is no
- * XML name still throws its InvalidCharacterError (a 500) instead of writing broken markup. (Given
- * a name like `<a/>` or `{"a":1}`, `ele` parses it as markup instead: refused too.)
+ * Names are our keys: a few dozen, checked once each, so a key that is no XML name still throws
+ * (a 500) instead of writing broken markup. An ASCII letter or `_` followed by letters, digits,
+ * `_`, `-` or `.` is a Name by the XML 1.0 grammar (every key of our bodies is one); any other is
+ * checked by xmlbuilder2 itself, its InvalidCharacterError kept (given a name like `<a/>` or
+ * `{"a":1}`, `ele` parses it as markup instead: refused too). xmlbuilder2 is required only then:
+ * loaded, it holds about 3 MB of heap for the process's life.
  */
+const PLAIN_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 const checkedNames = new Set<string>();
 const MAX_CHECKED_NAMES = 10_000;
 
+function isXmlName(name: string): boolean {
+  if (PLAIN_NAME.test(name)) return true;
+  const { fragment } = require('xmlbuilder2') as typeof XmlBuilder;
+  return fragment().ele(name).node.nodeName === name;
+}
+
 function elementName(name: string): string {
   if (checkedNames.has(name)) return name;
-  if (fragment().ele(name).node.nodeName !== name) throw new Error(`Invalid XML name: ${name}`);
+  if (!isXmlName(name)) throw new Error(`Invalid XML name: ${name}`);
   if (checkedNames.size < MAX_CHECKED_NAMES) checkedNames.add(name);
   return name;
 }

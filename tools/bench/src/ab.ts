@@ -21,6 +21,8 @@ import { seed } from './seed';
  *   node dist/tools/bench/ab.js --side "before|.ab/before" --side "after|." --only "users/me" --rounds 6
  *   node dist/tools/bench/ab.js --side "semi4||--max-old-space-size=128 --max-semi-space-size=4" \
  *     --side "semi16||--max-old-space-size=128 --max-semi-space-size=16" --only news
+ *   node dist/tools/bench/ab.js --side "prod|." "--baseline-flags=" "--baseline-flags=--max-old-space-size=128 …" --only news
+ *     # one side against the baseline under Node's defaults and under the given flags
  */
 const root = path.resolve(__dirname, '..', '..', '..');
 const APPS: AppName[] = ['crm-api', 'articles-api', 'news-api', 'users-api'];
@@ -28,7 +30,7 @@ const APPS: AppName[] = ['crm-api', 'articles-api', 'news-api', 'users-api'];
 const { values: args } = parseArgs({
   options: {
     /**
-     * A side: `label|workspace|node flags|NAME=value …`, repeated (two or more). The workspace holds
+     * A side: `label|workspace|node flags|NAME=value …`, repeated (two or more, or one with a baseline). The workspace holds
      * dist/apps/* (default: this one); the flags default to the production ones (SERVICE_NODE_FLAGS);
      * the environment variables (e.g. MALLOC_ARENA_MAX=2) are set for that side's apps only.
      */
@@ -36,6 +38,8 @@ const { values: args } = parseArgs({
     ...roundOptions(4),
     /** Also measure the baseline in each round (for the ratio the bench reports). */
     baseline: { type: 'boolean', default: false },
+    /** Node flags of a baseline process, repeated for several (each its own column; `--baseline` alone: node's defaults). */
+    'baseline-flags': { type: 'string', multiple: true, default: [] },
     /** Write V8 CPU profiles of the last side's apps into this folder. */
     profile: { type: 'string' },
   },
@@ -79,7 +83,9 @@ async function startSide(side: Side, env: Record<string, string>, apps: AppName[
 
 async function main(): Promise<void> {
   const sides = (args.side as string[]).map(parseSide);
-  if (sides.length < 2) throw new Error('give two sides or more: --side "label|workspace|flags"');
+  const baselineFlags = args['baseline-flags'].length ? args['baseline-flags'] : args.baseline ? [''] : [];
+  // one side is enough when it is compared with baselines
+  if (sides.length < (baselineFlags.length ? 1 : 2)) throw new Error('give two sides or more (or one and --baseline): --side "label|workspace|flags"');
   const options = measureOptionsOf(args);
   const database = await startEmbeddedMongo();
   const services: Service[] = [];
@@ -92,25 +98,35 @@ async function main(): Promise<void> {
     const rows = appRows(rowsNamed(endpoints(seeded), args.only));
     const needed = [...new Set(rows.map((row) => row.app))];
     for (const [i, side] of sides.entries()) if (i > 0) services.push(...(await startSide(side, env, needed, i === sides.length - 1)));
-    const baseline = args.baseline ? await startNode('baseline', path.join(root, 'dist', 'tools', 'bench', 'baseline.js'), env) : undefined;
-    if (baseline) services.push(baseline);
+    const baselines: Baseline[] = [];
+    for (const flags of baselineFlags) {
+      const nodeArgs = flags.split(' ').filter(Boolean);
+      const service = await startNode('baseline', path.join(root, 'dist', 'tools', 'bench', 'baseline.js'), env, nodeArgs);
+      services.push(service);
+      baselines.push({ label: nodeArgs.length ? `baseline [${flags}]` : 'baseline', service });
+    }
 
     const labels = sides.map((side) => side.label);
     console.log(`\n${options.requests} requests per run after ${options.warmupRequests} of warm-up, ${options.connections} connections; each round runs every side once, in a rotating order; RSS right after the side's run\n`);
-    console.log(`| row | round | load (1 min) | ${labels.map((l) => `${l} CPU ms/req`).join(' | ')} | ${labels.map((l) => `${l} RSS MB`).join(' | ')} |${baseline ? ' baseline CPU ms/req |' : ''}`);
-    console.log(`|---|---:|---:|${labels.map(() => '---:|').join('')}${labels.map(() => '---:|').join('')}${baseline ? '---:|' : ''}`);
-    for (const row of rows) await compareRounds(row, sides, baseline, options);
+    console.log(`| row | round | load (1 min) | ${labels.map((l) => `${l} CPU ms/req`).join(' | ')} | ${labels.map((l) => `${l} RSS MB`).join(' | ')} |${baselines.map((b) => ` ${b.label} CPU ms/req |`).join('')}`);
+    console.log(`|---|---:|---:|${labels.map(() => '---:|').join('')}${labels.map(() => '---:|').join('')}${baselines.map(() => '---:|').join('')}`);
+    for (const row of rows) await compareRounds(row, sides, baselines, options);
   } finally {
     for (const service of services.reverse()) await service.stop();
     await database.stop();
   }
 }
 
-async function compareRounds(row: AppEndpoint, sides: Side[], baseline: Service | undefined, options: MeasureOptions): Promise<void> {
+interface Baseline {
+  label: string;
+  service: Service;
+}
+
+async function compareRounds(row: AppEndpoint, sides: Side[], baselines: Baseline[], options: MeasureOptions): Promise<void> {
   const cpu = sides.map(() => [] as number[]);
   const rate = sides.map(() => [] as number[]);
   const p99 = sides.map(() => [] as number[]);
-  const base: number[] = [];
+  const base = baselines.map(() => [] as number[]);
   for (let round = 0; round < Number(args.rounds); round++) {
     const load = os.loadavg()[0];
     const rss: number[] = [];
@@ -125,16 +141,16 @@ async function compareRounds(row: AppEndpoint, sides: Side[], baseline: Service 
       p99[i][round] = figures.p99Ms;
       rss[i] = rssMb(service.pid);
     }
-    if (baseline) base.push((await measure(baseline.port, baseline.pid, row.baseline, options)).cpuMsPerRequest);
-    console.log(`| ${row.name} | ${round + 1} | ${load.toFixed(1)} | ${cpu.map((c) => fixed(c[round])).join(' | ')} | ${rss.map((r) => r.toFixed(0)).join(' | ')} |${baseline ? ` ${fixed(base[round])} |` : ''}`);
+    for (const [i, { service }] of baselines.entries()) base[i].push((await measure(service.port, service.pid, row.baseline, options)).cpuMsPerRequest);
+    console.log(`| ${row.name} | ${round + 1} | ${load.toFixed(1)} | ${cpu.map((c) => fixed(c[round])).join(' | ')} | ${rss.map((r) => r.toFixed(0)).join(' | ')} |${base.map((b) => ` ${fixed(b[round])} |`).join('')}`);
   }
   const ratios = sides.map((_, i) => median(cpu[i].map((c, round) => c / cpu[0][round])));
   // throughput and p99 only mean something when the machine was quiet: the load column says
   const summary = sides
     .map((side, i) => `${side.label} ${fixed(median(cpu[i]))} ms (×${fixed(ratios[i], 2)} of ${sides[0].label}; ${median(rate[i]).toFixed(0)} req/s, p99 ${median(p99[i])} ms)`)
     .join(', ');
-  console.log(`| ${row.name} | median | | ${cpu.map((c) => fixed(median(c))).join(' | ')} | ${sides.map(() => '').join(' | ')} |${baseline ? ` ${fixed(median(base))} |` : ''}`);
-  log(`${row.name}: ${summary}${baseline ? `; baseline ${fixed(median(base))} ms` : ''}`);
+  console.log(`| ${row.name} | median | | ${cpu.map((c) => fixed(median(c))).join(' | ')} | ${sides.map(() => '').join(' | ')} |${base.map((b) => ` ${fixed(median(b))} |`).join('')}`);
+  log(`${row.name}: ${summary}${baselines.map((b, i) => `; ${b.label} ${fixed(median(base[i]))} ms`).join('')}`);
 }
 
 main().catch((err: Error) => {

@@ -1,12 +1,19 @@
 import type { Figures } from './measure';
 
-/** The issue's targets: throughput at least 0.7 of the baseline, CPU per request at most 1.5 times. */
-export const TARGETS = { throughputRatio: 0.7, cpuRatio: 1.5 };
+/**
+ * Issue 27's targets: throughput at least 0.8 of the baseline, CPU per request at most 1.3 times
+ * (1.6 for POST contact, whose guarantees take more database commands than the baseline's two).
+ */
+export const TARGETS = { throughputRatio: 0.8, cpuRatio: 1.3 };
+const CPU_RATIO_OF: Record<string, number> = { 'crm POST contact': 1.6 };
 
 export interface Row {
   name: string;
   ours: Figures;
+  /** The yardstick: the baseline under the apps' own Node flags (the same memory budget). */
   baseline: Figures;
+  /** The same baseline under Node's defaults (no heap limits), for reference. */
+  unbounded?: Figures;
 }
 
 const fixed = (value: number, digits: number) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
@@ -14,9 +21,10 @@ const fixed = (value: number, digits: number) => (Number.isFinite(value) ? value
 export function ratios(row: Row) {
   const throughput = row.ours.requestsPerSecond / row.baseline.requestsPerSecond;
   const cpu = row.ours.cpuMsPerRequest / row.baseline.cpuMsPerRequest;
+  const cpuTarget = CPU_RATIO_OF[row.name] ?? TARGETS.cpuRatio;
   const misses = [
     ...(throughput < TARGETS.throughputRatio ? [`throughput ${fixed(throughput, 2)} < ${TARGETS.throughputRatio}`] : []),
-    ...(cpu > TARGETS.cpuRatio ? [`CPU ${fixed(cpu, 2)} > ${TARGETS.cpuRatio}`] : []),
+    ...(cpu > cpuTarget ? [`CPU ${fixed(cpu, 2)} > ${cpuTarget}`] : []),
     ...(row.ours.failures ? [`${row.ours.failures} failed requests`] : []),
   ];
   return { throughput, cpu, verdict: misses.length ? `MISS: ${misses.join(', ')}` : 'ok' };
@@ -25,14 +33,17 @@ export function ratios(row: Row) {
 /** The results as a Markdown table (what docs/BENCHMARKS.md holds). */
 export function markdownTable(rows: Row[]): string {
   const lines = [
-    '| endpoint | ours req/s | p50 ms | p99 ms | CPU ms/req | baseline req/s | p50 ms | p99 ms | CPU ms/req | throughput ratio | CPU ratio | verdict |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+    '| endpoint | ours req/s | p50 ms | p99 ms | CPU ms/req | baseline req/s | p50 ms | p99 ms | CPU ms/req | throughput ratio | CPU ratio | verdict | baseline at Node\'s defaults: req/s, CPU ms/req | CPU ratio to it |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|',
   ];
   for (const row of rows) {
     const { throughput, cpu, verdict } = ratios(row);
-    const { ours, baseline } = row;
+    const { ours, baseline, unbounded } = row;
+    const reference = unbounded
+      ? `${fixed(unbounded.requestsPerSecond, 0)}, ${fixed(unbounded.cpuMsPerRequest, 2)} | ${fixed(ours.cpuMsPerRequest / unbounded.cpuMsPerRequest, 2)}`
+      : 'n/a | n/a';
     lines.push(
-      `| ${row.name} | ${fixed(ours.requestsPerSecond, 0)} | ${ours.p50Ms} | ${ours.p99Ms} | ${fixed(ours.cpuMsPerRequest, 2)} | ${fixed(baseline.requestsPerSecond, 0)} | ${baseline.p50Ms} | ${baseline.p99Ms} | ${fixed(baseline.cpuMsPerRequest, 2)} | ${fixed(throughput, 2)} | ${fixed(cpu, 2)} | ${verdict} |`,
+      `| ${row.name} | ${fixed(ours.requestsPerSecond, 0)} | ${ours.p50Ms} | ${ours.p99Ms} | ${fixed(ours.cpuMsPerRequest, 2)} | ${fixed(baseline.requestsPerSecond, 0)} | ${baseline.p50Ms} | ${baseline.p99Ms} | ${fixed(baseline.cpuMsPerRequest, 2)} | ${fixed(throughput, 2)} | ${fixed(cpu, 2)} | ${verdict} | ${reference} |`,
     );
   }
   return lines.join('\n');
