@@ -141,7 +141,8 @@ async function measureRows(out: string, options: MeasureOptions, profileDir: (na
     }
     log(`seeding ${args.seed} records per service`);
     const seeded = await seed(apps, Number(args.seed), database.uri);
-    const baseline = await startNode('baseline', path.join(root, 'dist', 'tools', 'bench', 'baseline.js'), env, ['--cpu-prof', `--cpu-prof-dir=${profileDir('baseline')}`]);
+    // the baseline under the apps' Node flags, as the bench compares them (the same memory budget)
+    const baseline = await startNode('baseline', path.join(root, 'dist', 'tools', 'bench', 'baseline.js'), env, [...SERVICE_NODE_FLAGS, '--cpu-prof', `--cpu-prof-dir=${profileDir('baseline')}`]);
     services.push(baseline);
     const rows = appRows(rowsNamed(endpoints(seeded), args.only));
     for (const row of rows) {
