@@ -92,7 +92,7 @@ async function main(): Promise<void> {
   try {
     const env = { MONGO_URL: database.uri, NODE_ENV: 'development', NEWS_SYNC_INTERVAL: '0', ...NEWS_KEY_LIMITS_OFF };
     for (const side of sides) log(`${side.label}: ${side.workspace} [${side.flags.join(' ')}]${Object.keys(side.env).length ? ` ${JSON.stringify(side.env)}` : ''}`);
-    services.push(...(await startSide(sides[0], env, APPS, false)));
+    services.push(...(await startSide(sides[0], env, APPS, sides.length === 1)));
     const first = sides[0].apps as Record<AppName, Service>;
     const seeded = await seed(first, Number(args.seed), database.uri);
     const rows = appRows(rowsNamed(endpoints(seeded), args.only));
