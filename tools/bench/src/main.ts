@@ -125,7 +125,7 @@ async function main(): Promise<void> {
       } else ours = await measure(app.port, app.pid, endpoint.ours, rowOptions);
       const base = await measure(baseline.port, baseline.pid, endpoint.baseline, rowOptions);
       const reference = await measure(unbounded.port, unbounded.pid, endpoint.baseline, rowOptions);
-      const row = { name: endpoint.name, ours, baseline: base, unbounded: reference };
+      const row = { name: endpoint.name, ours, baseline: base, unbounded: reference, cpuRatioTarget: endpoint.cpuRatioTarget };
       rows.push(row);
       log(`${endpoint.name}: ${ours.requestsPerSecond.toFixed(0)} req/s vs ${base.requestsPerSecond.toFixed(0)} — ${ratios(row).verdict}`);
     }
