@@ -2,7 +2,7 @@ import request from 'supertest';
 import { runAdminCommand } from '../src/admin/commands';
 import { hashApiKey } from '../src/accounts/api-key';
 import { createCredentialCache } from '../src/accounts/credential-cache';
-import { setupCrmApp } from './setup-app';
+import { person, setupCrmApp } from './setup-app';
 
 const ctx = setupCrmApp();
 
@@ -43,6 +43,19 @@ describe('credential cache: changes through the account service take effect at o
     expect((await me(ann.email, ann.apiKey)).body.is_admin).toBe(false);
     await admin('make-admin', '--email', ann.email);
     expect((await me(ann.email, ann.apiKey)).body.is_admin).toBe(true);
+  });
+
+  it("make-admin and disable show at once in the views of the records the user owns (the owners' cache)", async () => {
+    const ann = await ctx.user('acme', 'ann@acme.test');
+    const bob = await ctx.user('acme', 'bob@acme.test');
+    const made = await ctx.as(ann).post('/dev/api/contacts').send(person('Al', 'al@acme.test')).expect(200);
+    await ctx.as(ann).post('/dev/api/contacts/change-owner').send({ owner_email: bob.email, contact_id: made.body.id }).expect(200);
+    const owner = async () => (await ctx.as(ann).get(`/dev/api/contacts/${made.body.id}`).expect(200)).body.domainUser;
+    expect(await owner()).toMatchObject({ id: bob.id, is_admin: false, is_disabled: false }); // read, and kept
+    await admin('make-admin', '--email', bob.email);
+    expect(await owner()).toMatchObject({ id: bob.id, is_admin: true, is_disabled: false });
+    await admin('disable', '--email', bob.email);
+    expect(await owner()).toMatchObject({ id: bob.id, is_admin: true, is_disabled: true });
   });
 
   it('a wrong key is never served from the cache', async () => {
@@ -86,5 +99,31 @@ describe('createCredentialCache', () => {
     cache.forget(user.email); // revocation completes meanwhile
     cache.remember(user, before); // the read returns the old key
     expect(cache.lookup(user.email, 'k1')).toBeUndefined();
+  });
+
+  it('owners: a user cached by id answers for its own account only, and not once forgotten', () => {
+    const cache = createCredentialCache();
+    const bea = { ...user, _id: 2, email: 'bea@acme.test' };
+    expect(cache.cachedOwners(1, [1, 2])).toEqual({ cached: [], missing: [1, 2] });
+    cache.rememberOwners([user, bea], cache.generation());
+    expect(cache.cachedOwners(1, [2, 1, 3])).toEqual({ cached: [bea, user], missing: [3] });
+    expect(cache.cachedOwners(2, [1, 2])).toEqual({ cached: [], missing: [1, 2] }); // another account's ids read as missing
+    cache.forget(bea.email);
+    expect(cache.cachedOwners(1, [1, 2])).toEqual({ cached: [user], missing: [2] });
+    // a user verified by its credential is an owner known by id too
+    cache.remember(bea, cache.generation());
+    expect(cache.cachedOwners(1, [2]).cached).toEqual([bea]);
+  });
+
+  it('owners: a read from before a revocation is not kept, and an email given to a new user does not answer for the old id', () => {
+    const cache = createCredentialCache();
+    const before = cache.generation();
+    cache.forget(user.email);
+    cache.rememberOwners([user], before);
+    expect(cache.cachedOwners(1, [1]).missing).toEqual([1]);
+    cache.rememberOwners([user], cache.generation());
+    const successor = { ...user, _id: 9 }; // the user was deleted and its email given to a new one
+    cache.remember(successor, cache.generation());
+    expect(cache.cachedOwners(1, [1, 9])).toEqual({ cached: [successor], missing: [1] });
   });
 });

@@ -17,7 +17,7 @@ export function bulkService(contacts: ContactService) {
       if (!takesTags && tags) throw validationFailed([{ field: form.tagsField, message: `is not used by ${action}` }]);
       if (action === 'CHANGE_OWNER' && owner === undefined) throw validationFailed([{ field: 'owner', message: 'is required for CHANGE_OWNER: the id of the new owner' }]);
       if (action !== 'CHANGE_OWNER' && owner !== undefined) throw validationFailed([{ field: 'owner', message: `is not used by ${action}` }]);
-      const newOwner = owner === undefined ? undefined : (await store.users.byIds([owner]))[0];
+      const newOwner = owner === undefined ? undefined : ((await store.users.get(owner)) ?? undefined);
       if (owner !== undefined && !newOwner) throw validationFailed([{ field: 'owner', message: `names no user of this account (${owner})` }]);
 
       const found = await contacts.kindsOf(store, form.contact_ids);

@@ -56,7 +56,7 @@ export function campaignSteps({ contacts, tasks, delivered }: CampaignStepDeps) 
         await contacts.addScoreTo(store, contact, step.score ?? 0);
         return { outcome: 'done' };
       case 'CREATE_TASK': {
-        const [owner] = await store.users.byIds([workflow.creator]);
+        const owner = await store.users.get(workflow.creator);
         if (!owner) return { outcome: 'skipped: the workflow\'s maker is no longer a user' };
         const task = await tasks.create(
           store,

@@ -1,5 +1,6 @@
 import { contactsShown } from '../contacts/contact-links';
 import type { AccountStore } from '../store/crm-store';
+import type { TrackDoc } from '../tracks/track.model';
 import type { DealDoc } from './deal.model';
 import { DEAL_NOTES_SHOWN, type DealRelated } from './deal.presenter';
 
@@ -25,23 +26,32 @@ async function noteIdsByDeal(store: AccountStore, dealIds: number[]): Promise<Ma
   return byDeal;
 }
 
+/** The names of the tracks `ids`: those of `known` as given, the others read (one read, none when all are known). */
+async function trackNames(store: AccountStore, ids: number[], known: ReadonlyArray<Pick<TrackDoc, '_id' | 'name'>>): Promise<Map<number, string>> {
+  const names = new Map(known.map((t) => [t._id, t.name]));
+  const missing = ids.filter((id) => !names.has(id));
+  if (missing.length) for (const t of await store.tracks.namesOf(missing)) names.set(t._id, t.name);
+  return names;
+}
+
 /**
  * What deals are shown with, read once for a page of them: their contacts, then the owners of the
  * deals and of those contacts together, alongside their track names and note ids. Driver reads (the
- * documents lean() gave): a page of deals costs four of them.
+ * documents lean() gave): a page of deals costs four of them, three when every deal is in a track
+ * of `knownTracks` (D8/D9 show one track, read before its deals).
  */
-export async function dealRelations(store: AccountStore, deals: DealDoc[]): Promise<DealRelated> {
-  const [people, tracks, noteIds] = await Promise.all([
+export async function dealRelations(store: AccountStore, deals: DealDoc[], knownTracks: ReadonlyArray<Pick<TrackDoc, '_id' | 'name'>> = []): Promise<DealRelated> {
+  const [people, trackNamesOf, noteIds] = await Promise.all([
     contactsShown(
       store,
       deals.flatMap((d) => d.contact_ids),
       deals.map((d) => d.owner_id),
     ),
-    store.tracks.namesOf([...new Set(deals.map((d) => d.pipeline_id))]),
+    trackNames(store, [...new Set(deals.map((d) => d.pipeline_id))], knownTracks),
     noteIdsByDeal(
       store,
       deals.map((d) => d._id),
     ),
   ]);
-  return { ...people, trackNames: new Map(tracks.map((t) => [t._id, t.name])), noteIds };
+  return { ...people, trackNames: trackNamesOf, noteIds };
 }

@@ -4,6 +4,7 @@ import type { PageReader } from '@lib/paging';
 import type { ContactService } from '../contacts/contact.service';
 import type { Page, PageParams, Shown, ShownPage, SortedPageParams } from '../paging';
 import type { AccountStore } from '../store/crm-store';
+import type { TrackDoc } from '../tracks/track.model';
 import type { TrackService } from '../tracks/track.service';
 import { dealRelations } from './deal-relations';
 import type { DealDoc } from './deal.model';
@@ -67,7 +68,7 @@ export function dealService(deps: { tracks: TrackService; contacts: ContactServi
   const viewsOf = async (store: AccountStore, deals: DealDoc[]) => dealViews(deals, await dealRelations(store, deals));
   // the write and its settling (which may undo it and answer 400) run in the event's transaction: an undone write sends nothing
   const events = recordEvents<DealDoc>(deps.recorder, { object: 'deal', view: async (store, doc) => (await viewsOf(store, [doc]))[0], read: (store, id) => store.deals.get(id) });
-  const related = (store: AccountStore) => (records: DealDoc[]) => dealRelations(store, records);
+  const related = (store: AccountStore, knownTracks?: TrackDoc[]) => (records: DealDoc[]) => dealRelations(store, records, knownTracks);
   const shownPage = (store: AccountStore, page: Page<DealDoc>): DealPage => ({ page, related: related(store) });
 
   /** What is wrong with the references of a deal: its track and milestone, its owner, its contacts. */
@@ -199,9 +200,9 @@ export function dealService(deps: { tracks: TrackService; contacts: ContactServi
   }
 
   /** D8/D9's read: the track's first MILESTONE_VIEW_MAX_DEALS deals, oldest first, read as the view fills. */
-  const byMilestone = (store: AccountStore, track: { _id: number; milestones: string[] }): DealsByMilestone => ({
+  const byMilestone = (store: AccountStore, track: TrackDoc): DealsByMilestone => ({
     milestones: track.milestones,
-    deals: { page: store.deals.inTrack(track._id, MILESTONE_VIEW_MAX_DEALS), related: related(store) },
+    deals: { page: store.deals.inTrack(track._id, MILESTONE_VIEW_MAX_DEALS), related: related(store, [track]) },
   });
 
   return {

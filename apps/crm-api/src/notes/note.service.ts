@@ -28,7 +28,7 @@ export function noteService(contacts: ContactService, recorder: EventRecorder) {
     if (fields.deals?.length && !(await store.deals.allExist(fields.deals))) {
       throw validationFailed([{ field: 'deal_ids', message: `names a deal that is not in this account (${fields.deals.join(', ')})` }]);
     }
-    if (fields.owner !== undefined && (await store.users.byIds([fields.owner])).length === 0) {
+    if (fields.owner !== undefined && !(await store.users.exists(fields.owner))) {
       throw validationFailed([{ field: 'owner_id', message: `names no user of this account (${fields.owner})` }]);
     }
   }

@@ -3,6 +3,7 @@ import { collectionSource, modelSource, type PageSource } from '@lib/paging';
 import type { Connection, Model } from 'mongoose';
 import { accountModel } from '../accounts/account.model';
 import { domainUserModel, type DomainUserDoc } from '../accounts/domain-user.model';
+import { credentialCache } from './credential-caches';
 import { userRepository, type UserRepository } from '../accounts/user.repository';
 import { contactModel, emailClaimModel, type ContactDoc } from '../contacts/contact.model';
 import { contactRepository, type ContactRepository } from '../contacts/contact.repository';
@@ -103,6 +104,7 @@ function partsOf(connection: Connection, pager: CrmPager) {
     events: access<EventDoc>(models.events),
     customFields: access<CustomFieldDoc>(models.customFields),
     definitions: definitionCache(revocationLog(connection)),
+    knownUsers: credentialCache(connection),
     categories: access<CategoryDoc>(models.categories),
     documents: access<DocumentDoc>(models.documents),
     tickets: access<TicketDoc>(models.tickets),
@@ -160,7 +162,7 @@ class AccountData implements AccountStore {
   }
 
   get users() {
-    return (this.#users ??= userRepository(this.#scope(this.#parts.users)));
+    return (this.#users ??= userRepository(this.#scope(this.#parts.users), { users: this.#parts.knownUsers, account: this.account }));
   }
   get contacts() {
     return (this.#contacts ??= contactRepository(this.#scope(this.#parts.contacts)));

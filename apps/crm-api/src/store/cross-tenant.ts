@@ -15,25 +15,13 @@
  * change to this file names that review in its commit. Who uses it: accounts/account.service.ts
  * (sign-in, the account admin), deletions/user-removal.ts, and the wiring (wiring.ts).
  */
-import { insertWithSequenceId, revocationLog, timeOrderedIds } from '@lib/mongo';
+import { insertWithSequenceId, timeOrderedIds } from '@lib/mongo';
 import type { Connection } from 'mongoose';
 import { accountModel, type AccountDoc } from '../accounts/account.model';
-import { createCredentialCache, CREDENTIAL_TTL_MS, type CredentialCache } from '../accounts/credential-cache';
+import { credentialCache } from './credential-caches';
 import { domainUserModel, type DomainUserDoc } from '../accounts/domain-user.model';
 import { accountIdOf, idOfAccount } from './account-id';
 import type { AccountStore, CrmStore } from './crm-store';
-
-const caches = new WeakMap<Connection, CredentialCache>();
-
-/** One credential cache per database connection, shared by every account service built on it (the app's, the admin commands', a test's). */
-function credentialCache(connection: Connection): CredentialCache {
-  let cache = caches.get(connection);
-  if (!cache) {
-    cache = createCredentialCache(CREDENTIAL_TTL_MS, revocationLog(connection));
-    caches.set(connection, cache);
-  }
-  return cache;
-}
 
 export function crossTenant(connection: Connection, store: CrmStore) {
   const Account = accountModel(connection);

@@ -58,7 +58,7 @@ export function taskService(contactService: ContactService, recorder: EventRecor
     if (input.notes?.length) {
       if (!(await store.notes.allExist(input.notes))) throw validationFailed([{ field: 'notes', message: `names a note that is not in this account (${input.notes.join(', ')})` }]);
     }
-    if (input.owner_id !== undefined && (await store.users.byIds([input.owner_id])).length === 0) {
+    if (input.owner_id !== undefined && !(await store.users.exists(input.owner_id))) {
       throw validationFailed([{ field: 'owner_id', message: `names no user of this account (${input.owner_id})` }]);
     }
   }

@@ -81,7 +81,7 @@ export function ticketService(contacts: ContactService, recorder: EventRecorder)
       if (!(await store.ticketGroups.exists(input.groupID))) {
         throw validationFailed([{ field: 'groupID', message: `names no group of this account (${input.groupID}); see GET /dev/api/tickets/groups` }]);
       }
-      if (input.assigneeID !== undefined && (await store.users.byIds([input.assigneeID])).length === 0) {
+      if (input.assigneeID !== undefined && !(await store.users.exists(input.assigneeID))) {
         throw validationFailed([{ field: 'assigneeID', message: `names no user of this account (${input.assigneeID})` }]);
       }
       const first = message(input.html_text);
@@ -116,7 +116,7 @@ export function ticketService(contacts: ContactService, recorder: EventRecorder)
       // the contact or the assignee deleted while the ticket was written: their clean-up missed this ticket
       const [contactGone, assigneeGone] = await Promise.all([
         store.contacts.existingIds([contact]).then((ids) => !ids.has(contact)),
-        input.assigneeID !== undefined && store.users.byIds([input.assigneeID]).then((users) => users.length === 0),
+        input.assigneeID !== undefined && store.users.exists(input.assigneeID).then((exists) => !exists),
       ]);
       if (!contactGone && !assigneeGone) return ticket;
       if (contactGone) await store.tickets.unlinkContact(contact);
