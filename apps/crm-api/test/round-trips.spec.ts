@@ -41,6 +41,22 @@ describe('database round trips per request (driver command monitoring)', () => {
     expect(log.commands.map((c) => `${c.name} ${c.collection}`)).toEqual(['find contacts']);
   });
 
+  it('owners read in a transaction are read in its snapshot and not kept; outside one, read once and then known', async () => {
+    const ann = await ctx.user('acme', 'ann@acme.test');
+    const bob = await ctx.user('acme', 'bob@acme.test');
+    const store = ctx.storeOf(ann);
+    const userReads = () => log.commands.filter((c) => c.collection === 'domain_users' && c.name === 'find').length;
+    log.reset();
+    expect((await store.transaction(() => store.users.byIds([bob.id]))).map((u) => u._id)).toEqual([bob.id]);
+    expect(userReads()).toBe(1);
+    expect((await store.users.byIds([bob.id])).map((u) => u._id)).toEqual([bob.id]); // not kept by the transaction's read
+    expect(userReads()).toBe(2);
+    expect((await store.users.byIds([bob.id])).map((u) => u._id)).toEqual([bob.id]);
+    expect(userReads()).toBe(2);
+    expect((await store.transaction(() => store.users.byIds([bob.id]))).map((u) => u._id)).toEqual([bob.id]); // known, but read in the transaction
+    expect(userReads()).toBe(3);
+  });
+
   it('credentials are looked up in the database once, not on every request', async () => {
     const { ids } = await seed(1);
     const bea = await ctx.user('acme', 'bea@acme.test');

@@ -15,35 +15,41 @@ const SCOPE = 'crm-credentials';
 const MAX_ENTRIES = 10_000;
 
 /**
- * The users this process read lately, by email: the credentials it verified (`lookup`) and the
- * owners it showed with records (`cachedOwners`), one document per user. Every change to a user
- * (key, disable, admin flag, deletion) is revoked by email, which covers both.
+ * The users this process read lately, by email: the credentials it verified (`lookup`), and apart
+ * from them the owners it showed with records (`ownersOf`), which never authorise a request. A
+ * verified user is an owner known too. Every change to a user (key, disable, admin flag, deletion)
+ * is revoked by email, which reaches both.
  */
 export interface CredentialCache {
-  /** The cached enabled user with this email whose key is `apiKey`, if any. */
+  /** The cached enabled user with this email whose key is `apiKey`, if any (never one only shown as an owner). */
   lookup(email: string, apiKey: string): DomainUserDoc | undefined;
   /** A token to pass to `remember`: a `forget` in between makes `remember` a no-op. */
   generation(): number;
   remember(user: DomainUserDoc, since: number): void;
-  /** Drops the user's entry in this process. */
+  /** Drops the user's entries in this process. */
   forget(email: string): void;
-  /** Drops the user's entry in every process; awaited after every change to a user (key, admin, disabled, deletion). */
+  /** Drops the user's entries in every process; awaited after every change to a user (key, admin, disabled, deletion). */
   revoke(email: string): Promise<void>;
-  /** Of the users `ids` of `account`, those cached (shown as owners without a read) and the ids to read. */
-  cachedOwners(account: number, ids: number[]): { cached: DomainUserDoc[]; missing: number[] };
-  /** Caches users read by id since `generation()` returned `since` (see `remember`). */
-  rememberOwners(users: DomainUserDoc[], since: number): void;
+  /**
+   * The users `ids` of `account` shown as owners: those cached, and the others as `read` returns
+   * them, kept unless a revocation came meanwhile. Call it outside transactions only: a read in a
+   * transaction's snapshot may be older than a revocation made since it began.
+   */
+  ownersOf(account: number, ids: number[], read: (missing: number[]) => Promise<DomainUserDoc[]>): Promise<DomainUserDoc[]>;
 }
 
 export function createCredentialCache(ttlMs = CREDENTIAL_TTL_MS, log?: RevocationLog): CredentialCache {
   const follow = log && { log, scope: SCOPE, parseKey: (email: string) => email };
   const users = revocableCache<string, DomainUserDoc>({ ttlMs, max: MAX_ENTRIES, follow });
+  const owners = revocableCache<string, DomainUserDoc>({ ttlMs, max: MAX_ENTRIES, follow });
   // a user's id and email never change, so this index is never stale; an entry whose user was
   // deleted (and its email given to a new user) points at a document with another id: a miss
-  const emailsById = new LRUCache<number, string>({ max: MAX_ENTRIES });
-  const remember = (user: DomainUserDoc, since: number) => {
-    users.remember(user.email, user, since);
-    emailsById.set(user._id, user.email);
+  const emailsById = new LRUCache<number, string>({ max: 2 * MAX_ENTRIES });
+  const known = (account: number, id: number) => {
+    const email = emailsById.get(id);
+    if (email === undefined) return undefined;
+    const user = users.get(email) ?? owners.get(email);
+    return user?._id === id && user.account === account ? user : undefined;
   };
   return {
     lookup(email, apiKey) {
@@ -52,20 +58,34 @@ export function createCredentialCache(ttlMs = CREDENTIAL_TTL_MS, log?: Revocatio
       return user;
     },
     generation: users.generation,
-    remember,
-    forget: users.forget,
-    revoke: users.revoke,
-    cachedOwners(account, ids) {
+    remember(user, since) {
+      users.remember(user.email, user, since);
+      emailsById.set(user._id, user.email);
+    },
+    forget(email) {
+      users.forget(email);
+      owners.forget(email);
+    },
+    async revoke(email) {
+      owners.forget(email);
+      await users.revoke(email); // published once: every process's two caches follow the same scope
+    },
+    async ownersOf(account, ids, read) {
       const cached: DomainUserDoc[] = [];
       const missing: number[] = [];
       for (const id of ids) {
-        const email = emailsById.get(id);
-        const user = email === undefined ? undefined : users.get(email);
-        if (user?._id === id && user.account === account) cached.push(user);
+        const user = known(account, id);
+        if (user) cached.push(user);
         else missing.push(id);
       }
-      return { cached, missing };
+      if (missing.length === 0) return cached;
+      const since = owners.generation();
+      const fetched = await read(missing);
+      for (const user of fetched) {
+        owners.remember(user.email, user, since);
+        emailsById.set(user._id, user.email);
+      }
+      return [...cached, ...fetched];
     },
-    rememberOwners: (read, since) => read.forEach((user) => remember(user, since)),
   };
 }

@@ -11,14 +11,11 @@ export function userRepository(scope: AccountScope<DomainUserDoc>, cache: { user
      * Owners of every contact and deal read: from the process's cache of users (credential-cache.ts:
      * a change to a user reaches it as a credential's revocation does, at once here and within
      * REVOCATION_BOUND_MS elsewhere), the others straight from the driver (the documents lean() gave).
+     * In a transaction they are read in its snapshot, and not kept.
      */
-    async byIds(ids: number[]): Promise<DomainUserDoc[]> {
-      const { cached, missing } = cache.users.cachedOwners(cache.account, ids);
-      if (missing.length === 0) return cached;
-      const since = cache.users.generation();
-      const read = await scope.driverFind<DomainUserDoc>({ _id: { $in: missing } });
-      cache.users.rememberOwners(read, since);
-      return [...cached, ...read];
+    byIds(ids: number[]): Promise<DomainUserDoc[]> {
+      const read = (missing: number[]) => scope.driverFind<DomainUserDoc>({ _id: { $in: missing } });
+      return scope.inTransaction() ? read(ids) : cache.users.ownersOf(cache.account, ids, read);
     },
     /** Whether the user exists, read now: what a write checks (a write never trusts the cache). */
     exists: (id: number) => scope.exists({ _id: id }),

@@ -1,4 +1,4 @@
-import { insertWithSequenceId, isDuplicateKey, removeFromLists, timeOrderedIds, updateByRevision } from '@lib/mongo';
+import { ambientSession, insertWithSequenceId, isDuplicateKey, removeFromLists, timeOrderedIds, updateByRevision } from '@lib/mongo';
 import type { PageReader, PageSource, SortKey } from '@lib/paging';
 import type { Model, mongo, UpdateQuery } from 'mongoose';
 import type { CrmPager, Page, PageParams, SortedPageParams } from '../paging';
@@ -89,6 +89,9 @@ export function accountScope<T extends AccountRecord>(access: ModelAccess<T>, ac
       return (await model.deleteOne({ _id: doc._id, account })).deletedCount > 0 ? doc : null;
     },
     deleteMany: (filter: ScopedFilter) => model.deleteMany(where(filter)),
+
+    /** Whether the caller runs in a transaction (store.transaction): its reads see the snapshot taken when it began. */
+    inTransaction: () => ambientSession(model.db.base) !== undefined,
 
     /** Hot reads straight to the driver: the same plain documents as `lean()`, without a mongoose Query. */
     driverFind: <R extends mongo.Document = T>(filter: ScopedFilter, options?: mongo.FindOptions) =>
