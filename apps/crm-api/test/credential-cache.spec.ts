@@ -150,4 +150,24 @@ describe('createCredentialCache', () => {
     expect(await cache.ownersOf(1, [1, 9], db.read)).toEqual([successor, user]);
     expect(db.asked).toEqual([[1]]);
   });
+
+  it("owners: nothing is answered while the revocation log cannot be read, and another process's revocation reaches them", async () => {
+    let fresh = true;
+    const subscribers: Array<{ revoke(key: string): void; reset(): void }> = [];
+    const log = { publish: async () => undefined, subscribe: (_scope: string, s: (typeof subscribers)[number]) => void subscribers.push(s), fresh: () => fresh };
+    const cache = createCredentialCache(10_000, log);
+    const db = ownersReader([user]);
+    await cache.ownersOf(1, [1], db.read);
+    await cache.ownersOf(1, [1], db.read);
+    expect(db.asked).toEqual([[1]]);
+    fresh = false; // the database stalls: the log is not read
+    await cache.ownersOf(1, [1], db.read);
+    expect(db.asked).toEqual([[1], [1]]);
+    fresh = true;
+    await cache.ownersOf(1, [1], db.read);
+    expect(db.asked).toEqual([[1], [1]]); // kept from the read during the stall
+    for (const subscriber of subscribers) subscriber.revoke(user.email); // another process changed the user
+    await cache.ownersOf(1, [1], db.read);
+    expect(db.asked).toEqual([[1], [1], [1]]);
+  });
 });
