@@ -79,12 +79,18 @@ describe('tokens', () => {
     expect(res.headers['www-authenticate']).toBe('Bearer realm="news", error="invalid_token"');
   });
 
-  it('expires tokens after JWT_EXPIRES_IN', async () => {
+  it.each([
+    ['never used before', false],
+    ['used (and remembered as verified) before', true],
+  ])('expire after JWT_EXPIRES_IN, a token %s too', async (_case, usedBefore) => {
     const token = await ctx.signIn('ana@example.com');
+    if (usedBefore) expect((await me(token)).status).toBe(200);
     const { exp } = jwt.decode(token) as jwt.JwtPayload;
-    jest.useFakeTimers({ now: (exp! + 1) * 1000, doNotFake: ['nextTick', 'setImmediate', 'setTimeout', 'setInterval', 'queueMicrotask'] });
+    jest.useFakeTimers({ now: exp! * 1000, doNotFake: ['nextTick', 'setImmediate', 'setTimeout', 'setInterval', 'queueMicrotask'] });
     try {
-      expect((await me(token)).status).toBe(401);
+      const res = await me(token);
+      expect(res.status).toBe(401);
+      expect(res.body.error.message).toBe('The token has expired; get a new one from POST /auth');
     } finally {
       jest.useRealTimers();
     }

@@ -4,8 +4,9 @@ import type { TrackDoc } from './track.model';
 /** The tracks of one account. */
 export function trackRepository(scope: AccountScope<TrackDoc>) {
   return {
-    get: scope.get,
-    byName: (name: string) => scope.findOne({ name }),
+    // driver reads (no mongoose Query to build and cast): D8/D9 read their track on every request
+    get: (id: number) => scope.driverFindOne({ _id: id }),
+    byName: (name: string) => scope.driverFindOne({ name }),
     /** K1 order: by id. */
     all: () => scope.find().sort({ _id: 1 }),
     /** Names of the tracks among `ids` (a driver read: a page of deals shows them). */

@@ -1,6 +1,7 @@
 import { forbidden, HttpError, unauthorized } from '@lib/errors';
 import type { Request, RequestHandler } from 'express';
 import jwt from 'jsonwebtoken';
+import { LRUCache } from 'lru-cache';
 import type { Role, UserDoc } from '../users/user.model';
 import type { UserService } from '../users/user.service';
 import { bearerToken } from '@lib/http';
@@ -18,6 +19,12 @@ function refusal(req: Request, err?: unknown) {
   return unauthorized('The token is not valid', challenge('invalid_token'));
 }
 
+/**
+ * How many verified tokens each process remembers (least recently used dropped first). Only tokens
+ * this service signed and whose claims passed are kept, each about 200 bytes: about 200 kB at most.
+ */
+export const VERIFIED_TOKENS_MAX = 1_000;
+
 export interface JwtAuth {
   /** Any signed-in user; the user is read through the token-user cache (TOKEN_USER_TTL_MS). */
   requireUser: RequestHandler;
@@ -29,25 +36,34 @@ export interface JwtAuth {
 
 /**
  * Tokens from POST /auth, presented as `Authorization: Bearer`, or as an `access_token` query or
- * body field. HS256 only, issuer and expiry checked (one jsonwebtoken verify), the claims bounded
+ * body field. HS256 only, issuer and expiry checked (one jsonwebtoken verify, remembered until the token expires), the claims bounded
  * (tokenUserId: `exp` within the lifetime, `iat` not ahead, `sub` a user id), and the user must
  * still exist.
  */
 export function jwtAuth(users: UserService, settings: TokenSettings): JwtAuth {
   const key = signingKey(settings);
   const verifyOptions = { algorithms: [JWT_ALGORITHM], issuer: JWT_ISSUER } satisfies jwt.VerifyOptions;
+  // A token that passed is the same text with the same answer until it expires (its claims only get
+  // easier to pass as time goes on): a client sending it again skips the HMAC and the JSON parse.
+  // Whether its user still exists is asked on every request all the same.
+  const verified = new LRUCache<string, { id: number; expiresAtMs: number }>({ max: VERIFIED_TOKENS_MAX });
 
   /** The user id the request's token names, or the 401 saying why there is none. */
   function tokenSubject(req: Request): number | HttpError {
     const token = userTokenOf(req);
     if (!token) return refusal(req);
+    const known = verified.get(token);
+    if (known && Date.now() < known.expiresAtMs) return known.id;
     let payload: string | jwt.JwtPayload;
     try {
       payload = jwt.verify(token, key, verifyOptions);
     } catch (err) {
       return refusal(req, err);
     }
-    return tokenUserId(payload, settings) ?? refusal(req);
+    const id = tokenUserId(payload, settings);
+    if (id === undefined) return refusal(req);
+    verified.set(token, { id, expiresAtMs: (payload as jwt.JwtPayload).exp! * 1000 });
+    return id;
   }
 
   // Called by the router and by app.ts's admin-or-master-key check: errors go to next, never thrown.
