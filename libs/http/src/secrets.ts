@@ -1,7 +1,7 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 
 /** The SHA-256 digest of a text (UTF-8). */
-export const sha256 = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest();
+export const sha256 = (text: string): Buffer => hash('sha256', text, 'buffer');
 
 /** Whether two byte strings are equal, compared in constant time (their lengths are not secret). */
 export const sameBytes = (a: Buffer, b: Buffer): boolean => a.length === b.length && timingSafeEqual(a, b);

@@ -1,6 +1,6 @@
 import type { z } from '@lib/validation';
 import type { userOutput } from './user.outputs';
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { DomainUserDoc } from './domain-user.model';
 
 /** Passwords are never returned; the spec's samples show a masked placeholder. */
@@ -18,7 +18,7 @@ export function userView(user: DomainUserDoc): z.input<typeof userOutput> {
     name: user.name,
     password: MASKED_PASSWORD,
     info_json_string: JSON.stringify({ logged_in_time: user.logged_in_time ?? 0, created_time: user.created_time }),
-    hashedString: createHash('sha256').update(`${user.domain}:${user._id}`).digest('hex'),
+    hashedString: hash('sha256', `${user.domain}:${user._id}`, 'hex'),
   };
 }
 

@@ -15,7 +15,7 @@
  * change to this file names that review in its commit. Who uses it: accounts/account.service.ts
  * (sign-in, the account admin), deletions/user-removal.ts, and the wiring (wiring.ts).
  */
-import { insertWithSequenceId, timeOrderedIds } from '@lib/mongo';
+import { driverCollection, insertWithSequenceId, timeOrderedIds } from '@lib/mongo';
 import type { Connection } from 'mongoose';
 import { accountModel, type AccountDoc } from '../accounts/account.model';
 import { credentialCache } from './credential-caches';
@@ -33,7 +33,9 @@ export function crossTenant(connection: Connection, store: CrmStore) {
     insertAccount: (domain: string, created_time: number) =>
       insertWithSequenceId(Account, timeOrderedIds(connection, 'accounts'), (id) => ({ _id: id, domain, contact_count: 0, created_time })),
 
-    userByEmail: (email: string) => DomainUser.findOne({ email }).lean<DomainUserDoc>(),
+    // on the driver (every write and every credential not cached reads it): String() so that no
+    // value can be a query operator, which mongoose's casting to the schema's string ensured before
+    userByEmail: (email: string) => driverCollection(DomainUser).findOne({ email: String(email) }),
     userExists: async (email: string) => (await DomainUser.exists({ email })) !== null,
     /** A new user of `account`: the account's id and domain are the account's, whatever `build` gives. */
     insertUser: (account: AccountDoc, build: (id: number) => Omit<DomainUserDoc, 'account' | 'domain'>) =>
