@@ -36,9 +36,9 @@ export interface JwtAuth {
 
 /**
  * Tokens from POST /auth, presented as `Authorization: Bearer`, or as an `access_token` query or
- * body field. HS256 only, issuer and expiry checked (one jsonwebtoken verify, remembered until the token expires), the claims bounded
- * (tokenUserId: `exp` within the lifetime, `iat` not ahead, `sub` a user id), and the user must
- * still exist.
+ * body field. HS256 only, issuer and expiry checked (one jsonwebtoken verify, remembered until the
+ * token expires), the claims bounded (tokenUserId: `exp` within the lifetime, `iat` not ahead,
+ * `sub` a user id), and the user must still exist.
  */
 export function jwtAuth(users: UserService, settings: TokenSettings): JwtAuth {
   const key = signingKey(settings);
