@@ -26,6 +26,7 @@ import type { AccountStore, CrmStore } from './crm-store';
 export function crossTenant(connection: Connection, store: CrmStore) {
   const Account = accountModel(connection);
   const DomainUser = domainUserModel(connection);
+  const domainUsers = driverCollection(DomainUser);
   return {
     accountByDomain: (domain: string) => Account.findOne({ domain }).lean<AccountDoc>(),
     // accounts and users get time-ordered random ids like the records (store/account-scope.ts): a
@@ -35,7 +36,7 @@ export function crossTenant(connection: Connection, store: CrmStore) {
 
     // on the driver (every write and every credential not cached reads it): String() so that no
     // value can be a query operator, which mongoose's casting to the schema's string ensured before
-    userByEmail: (email: string) => driverCollection(DomainUser).findOne({ email: String(email) }),
+    userByEmail: (email: string) => domainUsers.findOne({ email: String(email) }),
     userExists: async (email: string) => (await DomainUser.exists({ email })) !== null,
     /** A new user of `account`: the account's id and domain are the account's, whatever `build` gives. */
     insertUser: (account: AccountDoc, build: (id: number) => Omit<DomainUserDoc, 'account' | 'domain'>) =>
