@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { startEmbeddedMongo } from '@lib/mongo';
 import { SERVICE_NODE_FLAGS } from '@lib/services';
 import { endpoints, NEWS_SEARCH_DB, type AppName, type ProcessName, NEWS_KEY_LIMITS_OFF } from './endpoints';
-import { measure } from './measure';
+import { measure, warm } from './measure';
 import { compositionTable, memoryTable, soakMemory } from './memory-report';
 import { readProbeFile } from './memory-sample';
 import { rssMb, startNode, type Service } from './processes';
@@ -107,11 +107,29 @@ async function main(): Promise<void> {
     const unbounded = await startNode('baseline at Node defaults', baselineScript, env);
     services.push(unbounded);
 
-    const rows: Row[] = [];
-    let webhooks: { write: WebhookWrite; delivery: Delivery; connections: number } | undefined;
-    for (const endpoint of rowsNamed(endpoints(seeded), args.only)) {
+    // Every process serves every row once before any is measured. The baseline is one process that
+    // serves all the rows, each app a process of its own: measured in turn, a row found the
+    // baseline's driver and Express paths compiled by the rows before it and the app's not (in
+    // `--no-maglev` processes TurboFan takes thousands of requests to compile them).
+    const measured = rowsNamed(endpoints(seeded), args.only);
+    const serving = (endpoint: (typeof measured)[number]) => {
       const app = processes[endpoint.app];
       if (!app) throw new Error(`${endpoint.app} is not running`);
+      return app;
+    };
+    if (options.warmupSeconds > 0) {
+      log('warm-up: every row once on every process');
+      for (const endpoint of measured.filter((row) => !row.withoutWebhook)) {
+        const connections = endpoint.connections ?? options.connections;
+        for (const [port, request] of [[serving(endpoint).port, endpoint.ours], [baseline.port, endpoint.baseline], [unbounded.port, endpoint.baseline]] as const) {
+          await warm(port, request, connections, options.warmupSeconds);
+        }
+      }
+    }
+    const rows: Row[] = [];
+    let webhooks: { write: WebhookWrite; delivery: Delivery; connections: number } | undefined;
+    for (const endpoint of measured) {
+      const app = serving(endpoint);
       const rowOptions = { ...options, connections: endpoint.connections ?? options.connections };
       let ours;
       if (endpoint.withoutWebhook && receiver && hook) {

@@ -48,6 +48,11 @@ function fire(port: number, request: BenchRequest, connections: number, length: 
   });
 }
 
+/** Drives one endpoint for `seconds`, measuring nothing: a warm-up. */
+export async function warm(port: number, request: BenchRequest, connections: number, seconds: number): Promise<void> {
+  await fire(port, request, connections, { duration: seconds });
+}
+
 /** Drives one endpoint of the service on `port` (process `pid`): a warm-up, then the measured run. */
 export async function measure(port: number, pid: number, request: BenchRequest, options: MeasureOptions): Promise<Figures> {
   if (options.warmupRequests) await fire(port, request, options.connections, { amount: options.warmupRequests });
