@@ -19,8 +19,9 @@ const sameLine = (a, b) => a.length > 1 && b.length > 1 && a[1] === b[1] && a[2]
  * file and line as before (a lookup takes the last segment at or before the column, and what a
  * dropped segment said, the kept one before it says too); only the original column becomes the
  * run's first. esbuild writes a segment per token, and Node decodes every one into the heap
- * (`--enable-source-maps`): crm-api's 68,789 segments held about 7 MB for the process's life, its
- * 14,824 lines' runs 1.5 (docs/BENCHMARKS.md, "Issue 27, seventh round").
+ * (`--enable-source-maps`): crm-api's map, 68,789 segments and the sources' text, held 8.3 MB of
+ * heap for the process's life on Node 24; its 14,824 runs hold 1.5 (docs/BENCHMARKS.md, "Issue 27,
+ * seventh round").
  * @param {string} mappings
  * @returns {string}
  */
