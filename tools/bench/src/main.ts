@@ -4,7 +4,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startEmbeddedMongo } from '@lib/mongo';
 import { SERVICE_NODE_FLAGS } from '@lib/services';
-import { endpoints, NEWS_SEARCH_DB, type AppName, type ProcessName, NEWS_KEY_LIMITS_OFF } from './endpoints';
+import { appRows, endpoints, NEWS_SEARCH_DB, type AppName, type ProcessName, NEWS_KEY_LIMITS_OFF } from './endpoints';
 import { measure, warm } from './measure';
 import { compositionTable, memoryTable, soakMemory } from './memory-report';
 import { readProbeFile } from './memory-sample';
@@ -111,18 +111,14 @@ async function main(): Promise<void> {
     // process that serves all the rows, each app a process of its own: measured in turn, a row found
     // the baseline's driver and Express paths compiled by the rows before it and the app's not (in
     // `--no-maglev` processes TurboFan takes thousands of requests to compile them). Not the writes:
-    // what they add would change what the read rows read.
+    // what they add would change what the read rows read; nor the search row, on a process of its
+    // own, whose requests take seconds on the embedded database and would outlast a warm-up.
     const measured = rowsNamed(endpoints(seeded), args.only);
-    const serving = (endpoint: (typeof measured)[number]) => {
-      const app = processes[endpoint.app];
-      if (!app) throw new Error(`${endpoint.app} is not running`);
-      return app;
-    };
     if (options.warmupSeconds > 0) {
       log('warm-up: every read row once on every process');
-      for (const endpoint of measured.filter((row) => row.ours.method === 'GET')) {
+      for (const endpoint of appRows(measured).filter((row) => row.ours.method === 'GET')) {
         const connections = endpoint.connections ?? options.connections;
-        for (const [port, request] of [[serving(endpoint).port, endpoint.ours], [baseline.port, endpoint.baseline], [unbounded.port, endpoint.baseline]] as const) {
+        for (const [port, request] of [[apps[endpoint.app].port, endpoint.ours], [baseline.port, endpoint.baseline], [unbounded.port, endpoint.baseline]] as const) {
           await warm(port, request, connections, options.warmupSeconds);
         }
       }
@@ -130,7 +126,8 @@ async function main(): Promise<void> {
     const rows: Row[] = [];
     let webhooks: { write: WebhookWrite; delivery: Delivery; connections: number } | undefined;
     for (const endpoint of measured) {
-      const app = serving(endpoint);
+      const app = processes[endpoint.app];
+      if (!app) throw new Error(`${endpoint.app} is not running`);
       const rowOptions = { ...options, connections: endpoint.connections ?? options.connections };
       let ours;
       if (endpoint.withoutWebhook && receiver && hook) {
