@@ -17,6 +17,9 @@ const echo =
     return { status, body: input };
   };
 
+/** Over 1,000 characters (what Express's send() copied into a Buffer) and not ASCII: its bytes are not its length. */
+const LONG_TEXT = 'Zoë paid €3 at the café. '.repeat(60);
+
 const requireKey: RequestHandler = (req, _res, next) => next(req.headers['x-api-key'] === 'k' ? undefined : unauthorized());
 
 const routes: AnyRoute[] = [
@@ -74,6 +77,14 @@ const routes: AnyRoute[] = [
     request: { body: z.strictObject({ name: z.string(), tags: z.array(z.string()).optional(), size: z.number().optional() }), bodyTypes: ['json', 'xml'] },
     responses: { 201: { description: 'Added', schema: echoed } },
     handler: echo(201),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/long',
+    auth: 'public',
+    summary: 'A long answer in non-ASCII text',
+    responses: { 200: { description: 'The text', schema: z.object({ text: z.string() }) } },
+    handler: () => ({ status: 200, body: { text: LONG_TEXT } }),
   }),
 ];
 
@@ -263,6 +274,21 @@ describe('mountRoutes: methods', () => {
   it('serves HEAD for a GET route', async () => {
     const res = await request(app).head('/items');
     expect(res.status).toBe(200);
+  });
+
+  it("writes an answer's text with its media type and its length in bytes; HEAD gets the same headers and no body", async () => {
+    const text = JSON.stringify({ text: LONG_TEXT });
+    const get = await request(app).get('/long');
+    expect(get.status).toBe(200);
+    expect(get.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(get.headers['content-length']).toBe(String(Buffer.byteLength(text)));
+    expect(Number(get.headers['content-length'])).toBeGreaterThan(text.length);
+    expect(get.text).toBe(text);
+    const head = await request(app).head('/long');
+    expect(head.status).toBe(200);
+    expect(head.headers['content-type']).toBe(get.headers['content-type']);
+    expect(head.headers['content-length']).toBe(get.headers['content-length']);
+    expect(head.text ?? '').toBe('');
   });
 
   it('leaves unknown paths to the next handler', async () => {
