@@ -275,10 +275,11 @@ function sendReply(res: Response, route: AnyRoute, reply: AnyReply, media: Media
   // The text goes out as it is, in one write with the headers. Express's send() would first copy a
   // text of 1,000 characters or more into a Buffer, whose memory outside the heap stays until a
   // collection frees its object, and parse the Content-Type again to set its charset. No route
-  // sets an ETag or Last-Modified, so there is no conditional answer (304) to make.
+  // sets an ETag or Last-Modified, so there is no conditional answer (304) to make. To a HEAD
+  // request Node itself sends no body.
   res.setHeader('Content-Type', CONTENT_TYPES[media]);
   res.setHeader('Content-Length', Buffer.byteLength(text));
-  res.end(res.req.method === 'HEAD' ? undefined : text);
+  res.end(text);
 }
 
 /**
