@@ -7,6 +7,7 @@ import { SERVICE_NODE_FLAGS } from '@lib/services';
 import { appRows, endpoints, type AppEndpoint, type AppName, NEWS_KEY_LIMITS_OFF } from './endpoints';
 import { measure, type MeasureOptions } from './measure';
 import { rssMb, startNode, type Service } from './processes';
+import { median } from './report';
 import { measureOptionsOf, roundOptions, rowsNamed } from './round-options';
 import { seed } from './seed';
 
@@ -46,11 +47,6 @@ const { values: args } = parseArgs({
 });
 const log = (line: string) => console.error(`ab | ${line}`);
 const fixed = (n: number, digits = 3) => (Number.isFinite(n) ? n.toFixed(digits) : '—');
-const median = (values: number[]) => {
-  const sorted = [...values].sort((x, y) => x - y);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 interface Side {
   label: string;

@@ -4,12 +4,12 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startEmbeddedMongo } from '@lib/mongo';
 import { SERVICE_NODE_FLAGS } from '@lib/services';
-import { appRows, endpoints, NEWS_SEARCH_DB, type AppName, type ProcessName, NEWS_KEY_LIMITS_OFF } from './endpoints';
-import { measure, warm } from './measure';
+import { appRows, endpoints, NEWS_SEARCH_DB, type AppName, type Endpoint, type ProcessName, NEWS_KEY_LIMITS_OFF } from './endpoints';
+import { measure, warm, type Figures } from './measure';
 import { compositionTable, memoryTable, soakMemory } from './memory-report';
 import { readProbeFile } from './memory-sample';
 import { rssMb, startNode, type Service } from './processes';
-import { markdownTable, ratios, type Row } from './report';
+import { markdownTable, ratios, type Round, type Row } from './report';
 import { rowsNamed } from './round-options';
 import { searchCostOf, searchCostTable } from './search-cost';
 import { NEWS_CORPUS, seed } from './seed';
@@ -26,6 +26,8 @@ const SEARCH_QUERY_MS = 60_000;
 const { values: args } = parseArgs({
   options: {
     duration: { type: 'string', default: '5' },
+    /** Runs of each row per side, in rounds that rotate which side goes first; the figures are the rounds' medians. */
+    rounds: { type: 'string', default: '3' },
     warmup: { type: 'string', default: '1' },
     connections: { type: 'string', default: '10' },
     seed: { type: 'string', default: '200' },
@@ -47,9 +49,21 @@ const { values: args } = parseArgs({
 });
 const log = (line: string) => console.error(`bench | ${line}`);
 
+/** Runs each of `runs` once, starting at a different one each round (`index`): no side always runs first, or last. Answers their figures in the order given. */
+async function inRotatingOrder(index: number, runs: Array<() => Promise<Figures>>): Promise<Figures[]> {
+  const figures: Figures[] = [];
+  for (let k = 0; k < runs.length; k++) {
+    const i = (index + k) % runs.length;
+    figures[i] = await runs[i]();
+  }
+  return figures;
+}
+
 async function main(): Promise<void> {
+  const roundCount = Number(args.rounds);
+  if (!Number.isInteger(roundCount) || roundCount < 1) throw new Error(`--rounds must be a whole number of at least 1, not ${args.rounds}`);
   const options = { durationSeconds: Number(args.duration), warmupSeconds: Number(args.warmup), connections: Number(args.connections) };
-  log(`node ${process.version}, ${options.connections} connections, ${options.warmupSeconds}s warm-up + ${options.durationSeconds}s per run`);
+  log(`node ${process.version}, ${options.connections} connections, ${roundCount} rounds of ${options.warmupSeconds}s warm-up + ${options.durationSeconds}s per side and row`);
   const database = await startEmbeddedMongo();
   const services: Service[] = [];
   try {
@@ -107,16 +121,20 @@ async function main(): Promise<void> {
     const unbounded = await startNode('baseline at Node defaults', baselineScript, env);
     services.push(unbounded);
 
+    // The reads first, then the writes: a write row adds records that a read row after it would
+    // read (and the embedded database slows down as its collections grow).
+    const selected = rowsNamed(endpoints(seeded), args.only);
+    const isRead = (row: Endpoint) => row.ours.method === 'GET';
+    const measured = [...selected.filter(isRead), ...selected.filter((row) => !isRead(row))];
     // Every process serves every read row once before any row is measured. The baseline is one
     // process that serves all the rows, each app a process of its own: measured in turn, a row found
     // the baseline's driver and Express paths compiled by the rows before it and the app's not (in
     // `--no-maglev` processes TurboFan takes thousands of requests to compile them). Not the writes:
     // what they add would change what the read rows read; nor the search row, on a process of its
     // own, whose requests take seconds on the embedded database and would outlast a warm-up.
-    const measured = rowsNamed(endpoints(seeded), args.only);
     if (options.warmupSeconds > 0) {
       log('warm-up: every read row once on every process');
-      for (const endpoint of appRows(measured).filter((row) => row.ours.method === 'GET')) {
+      for (const endpoint of appRows(measured).filter(isRead)) {
         const connections = endpoint.connections ?? options.connections;
         for (const [port, request] of [[apps[endpoint.app].port, endpoint.ours], [baseline.port, endpoint.baseline], [unbounded.port, endpoint.baseline]] as const) {
           await warm(port, request, connections, options.warmupSeconds);
@@ -129,21 +147,33 @@ async function main(): Promise<void> {
       const app = processes[endpoint.app];
       if (!app) throw new Error(`${endpoint.app} is not running`);
       const rowOptions = { ...options, connections: endpoint.connections ?? options.connections };
-      let ours;
+      let rounds: Round[];
       if (endpoint.withoutWebhook && receiver && hook) {
-        // the same write for the account without a webhook, then the row's (its deliveries drained), then delivery
+        // the same write for the account without a webhook, then the row's (its deliveries drained), then delivery: one round
         const plain = await measure(app.port, app.pid, endpoint.withoutWebhook, rowOptions);
         const hooked = await measureHookedWrite(app, receiver, endpoint.ours, rowOptions);
-        ours = hooked.hooked;
         const delivery = await measureDelivery(app, receiver, hook, endpoint.ours);
         webhooks = { write: { ...hooked, plain }, delivery, connections: rowOptions.connections };
         log(`${endpoint.name}: CPU ${hooked.hooked.cpuMsPerRequest.toFixed(2)} ms/req vs ${plain.cpuMsPerRequest.toFixed(2)} without a webhook; ${delivery.deliveriesPerSecond.toFixed(0)} deliveries/s`);
-      } else ours = await measure(app.port, app.pid, endpoint.ours, rowOptions);
-      const base = await measure(baseline.port, baseline.pid, endpoint.baseline, rowOptions);
-      const reference = await measure(unbounded.port, unbounded.pid, endpoint.baseline, rowOptions);
-      const row = { name: endpoint.name, ours, baseline: base, unbounded: reference, cpuRatioTarget: endpoint.cpuRatioTarget };
+        const base = await measure(baseline.port, baseline.pid, endpoint.baseline, rowOptions);
+        const reference = await measure(unbounded.port, unbounded.pid, endpoint.baseline, rowOptions);
+        rounds = [{ ours: hooked.hooked, baseline: base, unbounded: reference }];
+      } else {
+        const runs = [
+          () => measure(app.port, app.pid, endpoint.ours, rowOptions),
+          () => measure(baseline.port, baseline.pid, endpoint.baseline, rowOptions),
+          () => measure(unbounded.port, unbounded.pid, endpoint.baseline, rowOptions),
+        ];
+        rounds = [];
+        for (let index = 0; index < roundCount; index++) {
+          const [ours, base, reference] = await inRotatingOrder(index, runs);
+          rounds.push({ ours, baseline: base, unbounded: reference });
+        }
+      }
+      const row = { name: endpoint.name, rounds, cpuRatioTarget: endpoint.cpuRatioTarget };
       rows.push(row);
-      log(`${endpoint.name}: ${ours.requestsPerSecond.toFixed(0)} req/s vs ${base.requestsPerSecond.toFixed(0)} — ${ratios(row).verdict}`);
+      const { cpu, throughput, verdict } = ratios(row);
+      log(`${endpoint.name}: CPU ratio ${cpu.toFixed(2)} (rounds ${rounds.map((r) => (r.ours.cpuMsPerRequest / r.baseline.cpuMsPerRequest).toFixed(2)).join(' ')}), throughput ratio ${throughput.toFixed(2)} — ${verdict}`);
     }
     console.log('\n## Throughput, latency and CPU per request (ratios: ours / baseline)\n');
     console.log(markdownTable(rows));
