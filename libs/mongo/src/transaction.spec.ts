@@ -47,6 +47,35 @@ describe('transactions', () => {
     expect(await docs.countDocuments()).toBe(2);
   });
 
+  it('a transaction that ends while another runs leaves the other its session: the later writes of the other are undone with it', async () => {
+    // the last transaction to end disables the session store (transaction.ts), not one that ends
+    // first; the one that ends first sends no command (on the embedded server a transaction holds
+    // the write lock from its first command, so a second one that wrote would wait for the first)
+    const docs = driverCollection(model());
+    await docs.deleteMany({});
+    let firstEnded!: () => void;
+    const ended = new Promise<void>((resolve) => (firstEnded = resolve));
+    const second = inTransaction(db.connection, async () => {
+      await docs.insertOne({ _id: 30, v: 1 });
+      await ended;
+      await docs.insertOne({ _id: 31, v: 1 });
+      await model().create({ _id: 32, v: 1 });
+      throw new Error('after the first ended');
+    });
+    await expect(inTransaction(db.connection, async () => 'nothing written')).resolves.toBe('nothing written');
+    firstEnded();
+    await expect(second).rejects.toThrow('after the first ended');
+    expect(await docs.countDocuments()).toBe(0);
+    // the next one, after both, takes its session again
+    await expect(
+      inTransaction(db.connection, async () => {
+        await docs.insertOne({ _id: 41, v: 1 });
+        throw new Error('undone');
+      }),
+    ).rejects.toThrow('undone');
+    expect(await docs.countDocuments()).toBe(0);
+  });
+
   it('a commit refused with NoSuchTransaction (the server aborted the transaction) runs the work again, as MongoDB labels it transient', async () => {
     const docs = driverCollection(model());
     await docs.deleteMany({});

@@ -27,6 +27,16 @@ function sessionStore(connection: Connection): SessionStore {
   return base.transactionAsyncLocalStorage as SessionStore;
 }
 
+/**
+ * Transactions running in this process. When the last one ends the store is disabled: on Node 20
+ * an enabled AsyncLocalStorage keeps V8's promise hooks on for every promise of every request, and
+ * the start-up check runs a transaction (crm-api's reads took 4-8 % more CPU: docs/BENCHMARKS.md,
+ * "Issue 27, eighth round"; no difference measured on Node 22). The next transaction's `run`
+ * enables it again. On Node 24 the store lives in V8's async context frames and disabling it
+ * outside a transaction changes nothing.
+ */
+let running = 0;
+
 /** The session of the transaction the caller runs in (see inTransaction), if any. */
 export function ambientSession(base: unknown): ClientSession | undefined {
   return (base as MongooseBase).transactionAsyncLocalStorage?.getStore()?.session;
@@ -47,6 +57,15 @@ export async function inTransaction<T>(connection: Connection, work: () => Promi
   // called inside a transaction: `work` joins it (its writes commit or abort with the caller's, whose retries run it again)
   const outer = store.getStore()?.session;
   if (outer?.inTransaction()) return work();
+  running++;
+  try {
+    return await runTransaction(connection, store, work);
+  } finally {
+    if (--running === 0) store.disable();
+  }
+}
+
+async function runTransaction<T>(connection: Connection, store: SessionStore, work: () => Promise<T>): Promise<T> {
   const deadline = Date.now() + TRANSACTION_RETRY_MS;
   for (let attempt = 1; ; attempt++) {
     // a session per attempt, the failed ones' never reused (forgetServerSession)
