@@ -8,7 +8,7 @@ import { appRows, endpoints, type AppEndpoint, type AppName, NEWS_KEY_LIMITS_OFF
 import { measure, type MeasureOptions } from './measure';
 import { rssMb, startNode, type Service } from './processes';
 import { median } from './report';
-import { measureOptionsOf, roundOptions, rowsNamed } from './round-options';
+import { inRotatingOrder, measureOptionsOf, roundOptions, rowsNamed } from './round-options';
 import { seed } from './seed';
 
 /**
@@ -125,18 +125,17 @@ async function compareRounds(row: AppEndpoint, sides: Side[], baselines: Baselin
   const base = baselines.map(() => [] as number[]);
   for (let round = 0; round < Number(args.rounds); round++) {
     const load = os.loadavg()[0];
-    const rss: number[] = [];
-    for (let k = 0; k < sides.length; k++) {
-      const i = (round + k) % sides.length;
-      const service = sides[i].apps[row.app];
-      if (!service) throw new Error(`${sides[i].label} has no ${row.app}`);
+    const runs = sides.map((side, i) => async () => {
+      const service = side.apps[row.app];
+      if (!service) throw new Error(`${side.label} has no ${row.app}`);
       const figures = await measure(service.port, service.pid, row.ours, options);
       if (figures.failures) throw new Error(`${row.name}: ${figures.failures} failed answers from ${service.name}`);
       cpu[i][round] = figures.cpuMsPerRequest;
       rate[i][round] = figures.requestsPerSecond;
       p99[i][round] = figures.p99Ms;
-      rss[i] = rssMb(service.pid);
-    }
+      return rssMb(service.pid);
+    });
+    const rss = await inRotatingOrder(round, runs);
     for (const [i, { service }] of baselines.entries()) base[i].push((await measure(service.port, service.pid, row.baseline, options)).cpuMsPerRequest);
     console.log(`| ${row.name} | ${round + 1} | ${load.toFixed(1)} | ${cpu.map((c) => fixed(c[round])).join(' | ')} | ${rss.map((r) => r.toFixed(0)).join(' | ')} |${base.map((b) => ` ${fixed(b[round])} |`).join('')}`);
   }

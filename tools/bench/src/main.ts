@@ -4,13 +4,13 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startEmbeddedMongo } from '@lib/mongo';
 import { SERVICE_NODE_FLAGS } from '@lib/services';
-import { appRows, endpoints, NEWS_SEARCH_DB, type AppName, type Endpoint, type ProcessName, NEWS_KEY_LIMITS_OFF } from './endpoints';
-import { measure, warm, type Figures } from './measure';
+import { appRows, endpoints, NEWS_SEARCH_DB, type AppName, type ProcessName, NEWS_KEY_LIMITS_OFF } from './endpoints';
+import { measure, warm } from './measure';
 import { compositionTable, memoryTable, soakMemory } from './memory-report';
 import { readProbeFile } from './memory-sample';
 import { rssMb, startNode, type Service } from './processes';
-import { markdownTable, ratios, type Round, type Row } from './report';
-import { rowsNamed } from './round-options';
+import { cpuRatioOf, markdownTable, ratios, type Round, type Row } from './report';
+import { inRotatingOrder, isRead, readsFirst, rowsNamed } from './round-options';
 import { searchCostOf, searchCostTable } from './search-cost';
 import { NEWS_CORPUS, seed } from './seed';
 import { soak } from './soak';
@@ -48,16 +48,6 @@ const { values: args } = parseArgs({
   },
 });
 const log = (line: string) => console.error(`bench | ${line}`);
-
-/** Runs each of `runs` once, starting at a different one each round (`index`): no side always runs first, or last. Answers their figures in the order given. */
-async function inRotatingOrder(index: number, runs: Array<() => Promise<Figures>>): Promise<Figures[]> {
-  const figures: Figures[] = [];
-  for (let k = 0; k < runs.length; k++) {
-    const i = (index + k) % runs.length;
-    figures[i] = await runs[i]();
-  }
-  return figures;
-}
 
 async function main(): Promise<void> {
   const roundCount = Number(args.rounds);
@@ -121,11 +111,7 @@ async function main(): Promise<void> {
     const unbounded = await startNode('baseline at Node defaults', baselineScript, env);
     services.push(unbounded);
 
-    // The reads first, then the writes: a write row adds records that a read row after it would
-    // read (and the embedded database slows down as its collections grow).
-    const selected = rowsNamed(endpoints(seeded), args.only);
-    const isRead = (row: Endpoint) => row.ours.method === 'GET';
-    const measured = [...selected.filter(isRead), ...selected.filter((row) => !isRead(row))];
+    const measured = readsFirst(rowsNamed(endpoints(seeded), args.only));
     // Every process serves every read row once before any row is measured. The baseline is one
     // process that serves all the rows, each app a process of its own: measured in turn, a row found
     // the baseline's driver and Express paths compiled by the rows before it and the app's not (in
@@ -173,7 +159,7 @@ async function main(): Promise<void> {
       const row = { name: endpoint.name, rounds, cpuRatioTarget: endpoint.cpuRatioTarget };
       rows.push(row);
       const { cpu, throughput, verdict } = ratios(row);
-      log(`${endpoint.name}: CPU ratio ${cpu.toFixed(2)} (rounds ${rounds.map((r) => (r.ours.cpuMsPerRequest / r.baseline.cpuMsPerRequest).toFixed(2)).join(' ')}), throughput ratio ${throughput.toFixed(2)} — ${verdict}`);
+      log(`${endpoint.name}: CPU ratio ${cpu.toFixed(2)} (rounds ${rounds.map((r) => cpuRatioOf(r).toFixed(2)).join(' ')}), throughput ratio ${throughput.toFixed(2)} — ${verdict}`);
     }
     console.log('\n## Throughput, latency and CPU per request (ratios: ours / baseline)\n');
     console.log(markdownTable(rows));

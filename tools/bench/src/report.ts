@@ -45,7 +45,7 @@ export function medianFigures(runs: Figures[]): Figures {
 const fixed = (value: number, digits: number) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
 
 /** Ours over the baseline in each round: the two ran back to back, under about the same load. */
-const cpuRatioOf = (round: Round) => round.ours.cpuMsPerRequest / round.baseline.cpuMsPerRequest;
+export const cpuRatioOf = (round: Round) => round.ours.cpuMsPerRequest / round.baseline.cpuMsPerRequest;
 
 /**
  * The row's ratios: the median over its rounds of each round's ratio (ours against the baseline run
@@ -65,6 +65,14 @@ export function ratios(row: Row) {
   return { throughput, cpu, verdict: misses.length ? `MISS: ${misses.join(', ')}` : 'ok' };
 }
 
+/** The last two cells: the baseline at Node's defaults (median figures) and ours against it, round by round's median. */
+function referenceCells(row: Row): string {
+  const rounds = row.rounds.flatMap((round) => (round.unbounded ? [{ ...round, baseline: round.unbounded }] : []));
+  if (!rounds.length) return 'n/a | n/a';
+  const unbounded = medianFigures(rounds.map((round) => round.baseline));
+  return `${fixed(unbounded.requestsPerSecond, 0)}, ${fixed(unbounded.cpuMsPerRequest, 2)} | ${fixed(median(rounds.map(cpuRatioOf)), 2)}`;
+}
+
 /** The results as a Markdown table (what docs/BENCHMARKS.md holds): each side's median figures over the rounds, the ratios, and the CPU ratio of each round. */
 export function markdownTable(rows: Row[]): string {
   const lines = [
@@ -75,11 +83,7 @@ export function markdownTable(rows: Row[]): string {
     const { throughput, cpu, verdict } = ratios(row);
     const ours = medianFigures(row.rounds.map((round) => round.ours));
     const baseline = medianFigures(row.rounds.map((round) => round.baseline));
-    const unbounded = row.rounds.flatMap((round) => (round.unbounded ? [round.unbounded] : []));
-    const toUnbounded = median(row.rounds.map((round) => round.ours.cpuMsPerRequest / (round.unbounded?.cpuMsPerRequest ?? NaN)));
-    const reference = unbounded.length
-      ? `${fixed(medianFigures(unbounded).requestsPerSecond, 0)}, ${fixed(medianFigures(unbounded).cpuMsPerRequest, 2)} | ${fixed(toUnbounded, 2)}`
-      : 'n/a | n/a';
+    const reference = referenceCells(row);
     lines.push(
       `| ${row.name} | ${fixed(ours.requestsPerSecond, 0)} | ${ours.p50Ms} | ${ours.p99Ms} | ${fixed(ours.cpuMsPerRequest, 2)} | ${fixed(baseline.requestsPerSecond, 0)} | ${baseline.p50Ms} | ${baseline.p99Ms} | ${fixed(baseline.cpuMsPerRequest, 2)} | ${fixed(throughput, 2)} | ${fixed(cpu, 2)} | ${row.rounds.map((round) => fixed(cpuRatioOf(round), 2)).join(' ')} | ${verdict} | ${reference} |`,
     );

@@ -33,3 +33,17 @@ export const measureOptionsOf = (args: { requests: string; warmup: string; conne
  */
 export const rowsNamed = (rows: Endpoint[], only: string | undefined) =>
   rows.filter((row) => !only || only.split(',').some((part) => (part.startsWith('=') ? row.name === part.slice(1) : row.name.includes(part))));
+
+/** Runs each of `runs` once, starting at a different one each round (`round`): no side always runs first, or last. Answers their results in the order given. */
+export async function inRotatingOrder<T>(round: number, runs: Array<() => Promise<T>>): Promise<T[]> {
+  const results: T[] = [];
+  for (let k = 0; k < runs.length; k++) {
+    const i = (round + k) % runs.length;
+    results[i] = await runs[i]();
+  }
+  return results;
+}
+
+/** The reads first, then the writes: a write row adds records that a read row after it would read (and the embedded database slows down as its collections grow). */
+export const isRead = (row: Endpoint) => row.ours.method === 'GET';
+export const readsFirst = <E extends Endpoint>(rows: E[]): E[] => [...rows.filter(isRead), ...rows.filter((row) => !isRead(row))];
