@@ -1,1 +1,2 @@
 export * from './revocable-cache';
+export * from './lru';

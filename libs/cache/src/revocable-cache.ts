@@ -1,4 +1,4 @@
-import { LRUCache } from 'lru-cache';
+import { lruCache } from './lru';
 
 /**
  * Where revocations travel between processes: the database's revocation log (`revocationLog` in
@@ -57,8 +57,8 @@ interface Entry<V> {
 }
 
 export function revocableCache<K extends NonNullable<unknown>, V extends NonNullable<unknown>>({ ttlMs, max = 10_000, maxSize, follow }: RevocableCacheOptions<K, V>): RevocableCache<K, V> {
-  const sized = maxSize && { maxSize: maxSize.total, sizeCalculation: (entry: Entry<V>) => Math.max(1, maxSize.sizeOf(entry.value)) };
-  const entries = new LRUCache<K, Entry<V>>({ max, ttl: ttlMs, ...sized });
+  const sized = maxSize && { total: maxSize.total, sizeOf: (entry: Entry<V>) => maxSize.sizeOf(entry.value) };
+  const entries = lruCache<K, Entry<V>>({ max, ttlMs, maxSize: sized });
   // Bumped by every forget: a read that started before a revocation finished must not put the
   // old document back into the cache.
   let forgets = 0;

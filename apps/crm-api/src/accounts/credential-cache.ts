@@ -1,6 +1,5 @@
-import { revocableCache } from '@lib/cache';
+import { lruCache, revocableCache } from '@lib/cache';
 import type { RevocationLog } from '@lib/mongo';
-import { LRUCache } from 'lru-cache';
 import { apiKeyMatches } from './api-key';
 import type { DomainUserDoc } from './domain-user.model';
 
@@ -44,7 +43,7 @@ export function createCredentialCache(ttlMs = CREDENTIAL_TTL_MS, log?: Revocatio
   const owners = revocableCache<string, DomainUserDoc>({ ttlMs, max: MAX_ENTRIES, follow });
   // a user's id and email never change, so this index is never stale; an entry whose user was
   // deleted (and its email given to a new user) points at a document with another id: a miss
-  const emailsById = new LRUCache<number, string>({ max: 2 * MAX_ENTRIES });
+  const emailsById = lruCache<number, string>({ max: 2 * MAX_ENTRIES });
   const known = (account: number, id: number) => {
     const email = emailsById.get(id);
     if (email === undefined) return undefined;

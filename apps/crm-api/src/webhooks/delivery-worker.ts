@@ -1,6 +1,6 @@
 import type { Logger } from '@lib/http';
 import { inChildSpan } from '@lib/http/tracing';
-import { LRUCache } from 'lru-cache';
+import { lruCache } from '@lib/cache';
 import type { CrossTenantWebhooks, DueDelivery, WorkerDeliveries, WorkerWebhooks } from '../store/cross-tenant-webhooks';
 import { nextDelayMs, scheduleSpanMs } from './retry-schedule';
 import { sendAttempt, type AttemptResult } from './send-attempt';
@@ -59,7 +59,7 @@ export function deliveryWorker({ lease: takeLease, webhooks, deliveries, disabli
   /** Webhooks with a partition held elsewhere in the last pass: skipped by the next read of due deliveries. */
   let busy = new Set<number>();
   /** Deliveries sent whose outcome could not be stored: left alone by this process for RECORD_FAILURE_PAUSE_MS. */
-  const unrecorded = new LRUCache<string, true>({ max: 10_000, ttl: RECORD_FAILURE_PAUSE_MS });
+  const unrecorded = lruCache<string, true>({ max: 10_000, ttlMs: RECORD_FAILURE_PAUSE_MS });
 
   const expiry = () => new Date(Date.now() + retentionMs);
 

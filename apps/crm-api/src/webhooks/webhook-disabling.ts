@@ -1,5 +1,5 @@
 import type { Logger } from '@lib/http';
-import { LRUCache } from 'lru-cache';
+import { lruCache } from '@lib/cache';
 import type { WorkerDeliveries, WorkerWebhooks } from '../store/cross-tenant-webhooks';
 import type { SubscriptionCache } from './subscriptions';
 import { deliveriesEnded, webhooksDisabled } from './webhook-metrics';
@@ -25,7 +25,7 @@ export interface WebhookDisablingDeps {
 }
 
 export function webhookDisabling({ webhooks, deliveries, subscriptions, logger, outboxCap, retentionMs, capCheckMs = 1_000 }: WebhookDisablingDeps): WebhookDisabling {
-  const counted = new LRUCache<number, true>({ max: 10_000, ttl: capCheckMs });
+  const counted = lruCache<number, true>({ max: 10_000, ttlMs: capCheckMs });
 
   async function disable(webhook: number, cause: DisableCause, reason: string): Promise<boolean> {
     const disabled = await webhooks.disable(webhook, reason);

@@ -1,7 +1,7 @@
 import { forbidden, HttpError, unauthorized } from '@lib/errors';
 import type { Request, RequestHandler } from 'express';
 import jwt from 'jsonwebtoken';
-import { LRUCache } from 'lru-cache';
+import { lruCache } from '@lib/cache';
 import type { Role, UserDoc } from '../users/user.model';
 import type { UserService } from '../users/user.service';
 import { bearerToken } from '@lib/http';
@@ -46,7 +46,7 @@ export function jwtAuth(users: UserService, settings: TokenSettings): JwtAuth {
   // A token that passed is the same text with the same answer until it expires (its claims only get
   // easier to pass as time goes on): a client sending it again skips the HMAC and the JSON parse.
   // Whether its user still exists is asked on every request all the same.
-  const verified = new LRUCache<string, { id: number; expiresAtMs: number }>({ max: VERIFIED_TOKENS_MAX });
+  const verified = lruCache<string, { id: number; expiresAtMs: number }>({ max: VERIFIED_TOKENS_MAX });
 
   /** The user id the request's token names, or the 401 saying why there is none. */
   function tokenSubject(req: Request): number | HttpError {

@@ -1,5 +1,5 @@
 import { HttpError } from '@lib/errors';
-import { LRUCache } from 'lru-cache';
+import { lruCache } from '@lib/cache';
 import type { ApiKeyDoc } from './api-key.model';
 import type { CountLimits, KeyUsageRepository, UsageCounts, UsageSlot } from './key-usage.repository';
 
@@ -56,9 +56,9 @@ export function keyLimiter(usage: KeyUsageRepository, limits: KeyLimits) {
   const counted: CountLimits = { daily: limits.daily, burst: limits.burst, burstWindowMs: limits.burstWindowSeconds * 1000 };
   const policy = policyHeader(limits);
   /** The end of each key's burst window as last seen here, with its day. */
-  const windows = new LRUCache<number, { day: string; ends: number }>({ max: REMEMBERED_KEYS });
+  const windows = lruCache<number, { day: string; ends: number }>({ max: REMEMBERED_KEYS });
   /** Keys refused here until a time, and why. */
-  const refused = new LRUCache<number, { until: number; standing: Standing; policy: Policy }>({ max: REMEMBERED_KEYS });
+  const refused = lruCache<number, { until: number; standing: Standing; policy: Policy }>({ max: REMEMBERED_KEYS });
 
   // Measured when the answer is made; replicas whose clocks differ could still see a window end a
   // little more than its length ahead: `t` never says more than the window's length.
