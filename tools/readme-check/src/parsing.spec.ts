@@ -1,7 +1,7 @@
 import { codeBlocks } from './markdown-blocks';
 import { mismatch, parsePattern } from './pattern';
 import { finalStatus } from './shell-session';
-import { withPorts } from './stack';
+import { cleanEnv, withPorts } from './stack';
 import { parseExpectation, splitSteps } from './steps';
 
 const matches = (pattern: string, actual: unknown) => mismatch(parsePattern(pattern), actual);
@@ -97,6 +97,11 @@ describe('running against the test stack', () => {
     expect(withPorts("curl localhost:3001/a http://crm.localhost:8080/b -H 'Host: x' http://127.0.0.1:8080/ localhost:3009 example.com:3001", ports)).toBe(
       "curl localhost:41001/a http://crm.localhost:48080/b -H 'Host: x' http://127.0.0.1:48080/ localhost:3009 example.com:3001",
     );
+  });
+
+  it("gives README commands a user's environment: no test database, ports or Nx cache skipping of the test run", () => {
+    const env = cleanEnv({ PATH: '/bin', MONGO_URL: 'mongodb://x', CRM_MONGO_URL: 'mongodb://y', CRM_PORT: '1', NODE_ENV: 'test', JEST_WORKER_ID: '1', NX_SKIP_NX_CACHE: 'true', NX_DAEMON: 'false' });
+    expect(env).toEqual({ PATH: '/bin', NX_DAEMON: 'false' });
   });
 
   it('takes the last status of a header dump (after 100 Continue and redirects)', () => {
