@@ -1,12 +1,19 @@
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { LRUCache } from 'lru-cache';
 import { lruCache } from './lru';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Heap the caches built by `make` hold together, in MB (they stay referenced until it is read). */
+v8.setFlagsFromString('--expose-gc');
+const gc = vm.runInNewContext('gc') as () => void;
+
+/** Heap the caches built by `make` hold together, in MB, between two full collections (they stay referenced until the second). */
 function heapOf(count: number, make: () => unknown): number {
+  gc();
   const before = process.memoryUsage().heapUsed;
   const made = Array.from({ length: count }, make);
+  gc();
   const grown = process.memoryUsage().heapUsed - before;
   expect(made).toHaveLength(count);
   return grown / (1024 * 1024);
