@@ -1,3 +1,4 @@
+import '@lib/services/own-source-maps';
 import './tracing';
 import { runService, startOrExit } from '@lib/http';
 import { loadConfig } from './config';
