@@ -34,6 +34,7 @@ describe('words: folding and tokens', () => {
     ['Café Société', ['cafe', 'societe']],
     ['ＢＨＰ ﬁnance ²', ['bhp', 'finance', '2']],
     ['Rio Tinto’s O\'Brien', ['rio', 'tinto', 'obrien']],
+    ['Tintoʼs O’Brien\'s', ['tinto', 'obrien']],
     ['lithium-ion A$2.5bn', ['lithium', 'ion', 'a', '2', '5bn']],
     ['İstanbul ÅSX ΆΘΗΝΑ', ['istanbul', 'asx', 'αθηνα']],
     ['.* & --', []],

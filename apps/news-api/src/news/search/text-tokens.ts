@@ -3,9 +3,11 @@ export const MAX_TOKEN_LENGTH = 64;
 
 const MARKS = /\p{M}+/gu;
 /** `Tinto's` is found by `tinto`: the possessive goes, as most search engines' analyzers drop it. */
-const POSSESSIVE = /(?<=[\p{L}\p{N}])['’ʼ]s(?![\p{L}\p{N}])/gu;
+// Apostrophes: ' \u2019 (right single quotation mark) \u02BC (modifier letter apostrophe), escaped so
+// that the bundle stays ASCII (tools/build-config/esbuild.config.js).
+const POSSESSIVE = /(?<=[\p{L}\p{N}])['\u2019\u02BC]s(?![\p{L}\p{N}])/gu;
 /** `O'Brien` is one word, `obrien`. */
-const INNER_APOSTROPHE = /(?<=[\p{L}\p{N}])['’ʼ](?=[\p{L}\p{N}])/gu;
+const INNER_APOSTROPHE = /(?<=[\p{L}\p{N}])['\u2019\u02BC](?=[\p{L}\p{N}])/gu;
 const WORD = /[\p{L}\p{N}]+/gu;
 
 /**
