@@ -1,5 +1,5 @@
 import { databaseUnavailable, errorHandler, notFoundHandler, type ErrorBodyFormat, type ErrorSender } from '@lib/errors';
-import { buildOpenApi, defineRoute, jsonFormat, mountRoutes, PUBLIC, resolveAuth, type AnyRoute, type AuthScheme, type OpenApiOptions, type RouteResponse } from '@lib/routing';
+import { buildOpenApi, defineRoute, jsonFormat, mergedResponses, mountRoutes, PUBLIC, resolveAuth, type AnyRoute, type AuthScheme, type OpenApiOptions, type RouteResponse } from '@lib/routing';
 import { z } from '@lib/validation';
 import { DATABASE_TIME_LIMITS } from '@lib/mongo';
 import { METRICS_PATH } from '@lib/services';
@@ -65,7 +65,7 @@ function withServiceAnswers(route: AnyRoute, schema?: z.ZodType): AnyRoute {
   answers[413] = { description: 'The body is over the limit', schema };
   if (route.request?.body) answers[415] = { description: 'The Content-Type is not one this route reads', schema };
   answers[503] = { description: 'Starting, the database does not answer, or busy with large requests: try again after Retry-After', schema };
-  return { ...route, responses: { ...route.responses, ...answers, ...pick(route.responses, [413, 415, 503]) } };
+  return { ...route, responses: mergedResponses(route.responses, answers, pick(route.responses, [413, 415, 503])) };
 }
 
 const pick = (responses: Record<number, RouteResponse>, statuses: number[]) =>

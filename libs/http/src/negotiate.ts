@@ -1,5 +1,5 @@
 import { HttpError } from '@lib/errors';
-import { xmlNamesOf, type AnyRoute, type MediaKind, type ReplyFormat, type RouteResponse } from '@lib/routing';
+import { mergedResponses, xmlNamesOf, type AnyRoute, type MediaKind, type ReplyFormat, type RouteResponse } from '@lib/routing';
 import type { Request, RequestHandler } from 'express';
 import { toXml } from './xml';
 
@@ -105,5 +105,5 @@ export const negotiatedRoutes = (routes: AnyRoute[], notAcceptable: RouteRespons
     ...route,
     request: withXml(route.request),
     before: [bodiless(route) ? disregardAccept : acceptable(route.defaultMedia), ...(route.before ?? [])],
-    responses: bodiless(route) ? route.responses : { 406: notAcceptable, ...route.responses },
+    responses: bodiless(route) ? route.responses : mergedResponses({ 406: notAcceptable }, route.responses),
   }));

@@ -2,7 +2,8 @@ import { errorHandler, unauthorized, type ErrorDescription } from '@lib/errors';
 import express, { type RequestHandler } from 'express';
 import request from 'supertest';
 import { z } from 'zod';
-import { defineRoute, mountRoutes, type AnyRoute } from './route';
+import v8 from 'node:v8';
+import { defineRoute, mergedResponses, mountRoutes, type AnyRoute } from './route';
 import { formArray, pathId, queryInt, text } from '@lib/validation';
 
 const seen: Array<{ params: unknown; query: unknown; body: unknown }> = [];
@@ -294,5 +295,26 @@ describe('mountRoutes: methods', () => {
   it('leaves unknown paths to the next handler', async () => {
     const res = await request(app).get('/nothing-here');
     expect(res.status).toBe(404);
+  });
+});
+
+describe('mergedResponses', () => {
+  const ok = { description: 'the contact' };
+  const missing = { description: 'no such contact' };
+  const busy = { description: 'busy' };
+
+  it('holds every part, a later part winning on a shared status', () => {
+    const merged = mergedResponses({ 200: ok, 404: missing }, undefined, { 404: busy, 503: busy });
+    expect(merged).toEqual({ 200: ok, 404: busy, 503: busy });
+    expect(Object.keys(merged)).toEqual(['200', '404', '503']);
+    expect({ ...merged, 405: ok }).toEqual({ 200: ok, 404: busy, 405: ok, 503: busy });
+  });
+
+  it('keeps the statuses in a dictionary, where a spread keeps an array as long as the largest (V8)', () => {
+    v8.setFlagsFromString('--allow-natives-syntax');
+    const dictionary = new Function('object', 'return %HasDictionaryElements(object)') as (object: object) => boolean;
+    v8.setFlagsFromString('--no-allow-natives-syntax');
+    expect(dictionary(mergedResponses({ 200: ok }, { 503: busy }))).toBe(true);
+    expect(dictionary({ ...{ 200: ok }, ...{ 503: busy } })).toBe(false);
   });
 });
