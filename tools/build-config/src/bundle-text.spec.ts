@@ -20,7 +20,7 @@ describe("the apps' bundles", () => {
       logLevel: 'silent',
     });
     const [code] = outputFiles.map((file) => file.text);
-    const others = [...code.matchAll(/[^\x00-\x7f].{0,40}/gu)].map((match) => match[0]);
+    const others = [...code.matchAll(/[^\p{ASCII}].{0,40}/gu)].map((match) => match[0]);
     expect(others).toEqual([]);
     expect(code.length).toBeGreaterThan(50_000);
   });
