@@ -13,7 +13,9 @@ describe('crm-api hostile input, generated from the route table', () => {
       expect([acme.status, bob.status, flow.status]).toEqual([200, 200, 200]);
       return { id: bob.body.id, contact_id: bob.body.id, companyId: acme.body.id, email: 'bob@acme.test', owner_email: ann.email, workflow_id: flow.body.id, 'workflow-id': flow.body.id };
     }),
-    // ~80 routes, each request compared with a snapshot of the whole database: 60 s was passed under a loaded machine
-    { timeoutMs: 120_000 },
+    // every route, each request compared with a snapshot of the whole database: about 30 s alone, but
+    // a whole npm test runs it beside other suites on two cores, and it once took 238 s there (120 s
+    // was passed); the timeout only guards against a hang
+    { timeoutMs: 300_000 },
   );
 });
