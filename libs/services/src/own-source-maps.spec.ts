@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import nodeModule from 'node:module';
 import { tmpdir } from 'node:os';
@@ -9,16 +9,15 @@ const root = path.join(__dirname, '..', '..', '..');
 const narrows = typeof (nodeModule as { setSourceMapsSupport?: unknown }).setSourceMapsSupport === 'function';
 
 let dir: string;
-beforeAll(() => {
-  dir = mkdtempSync(path.join(tmpdir(), 'own-source-maps-'));
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const bundle = () => path.join(dir, 'out', 'entry.js');
 
 /**
  * A bundle built as the apps' are (packages left to node_modules), whose entry imports
- * own-source-maps first, then loads bson (which ships a source map) and reports which maps Node holds.
+ * own-source-maps first, then loads bson (which ships a source map), reports which maps Node holds
+ * and throws.
  */
-async function run(nodeArgs: string[]): Promise<{ report: { own: boolean; bson: boolean; narrowed: boolean }; stderr: string }> {
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'own-source-maps-'));
   const source = path.join(dir, 'entry.ts');
   writeFileSync(
     source,
@@ -45,24 +44,24 @@ async function run(nodeArgs: string[]): Promise<{ report: { own: boolean; bson: 
     nodePaths: [path.join(root, 'node_modules')],
     logLevel: 'silent',
   });
-  try {
-    execFileSync(process.execPath, [...nodeArgs, path.join(dir, 'out', 'entry.js')], { stdio: 'pipe', env: { ...process.env, NODE_PATH: path.join(root, 'node_modules') } });
-    throw new Error('the bundle did not throw');
-  } catch (error) {
-    const { stdout, stderr } = error as { stdout: Buffer; stderr: Buffer };
-    return { report: JSON.parse(String(stdout)), stderr: String(stderr) };
-  }
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function run(nodeArgs: string[]): { report: { own: boolean; bson: boolean; narrowed: boolean }; stderr: string } {
+  const { status, stdout, stderr } = spawnSync(process.execPath, [...nodeArgs, bundle()], { encoding: 'utf8', env: { ...process.env, NODE_PATH: path.join(root, 'node_modules') } });
+  expect(status).toBe(1);
+  return { report: JSON.parse(stdout), stderr };
 }
 
 describe('own source maps only', () => {
-  it(`under --enable-source-maps, keep the bundle's own map and ${narrows ? 'drop' : '(on this Node, which cannot narrow it) keep'} those of packages`, async () => {
-    const { report, stderr } = await run(['--enable-source-maps']);
+  it(`under --enable-source-maps, keep the bundle's own map and ${narrows ? 'drop' : '(on this Node, which cannot narrow it) keep'} those of packages`, () => {
+    const { report, stderr } = run(['--enable-source-maps']);
     expect(report).toEqual({ own: true, bson: !narrows, narrowed: narrows });
     expect(stderr).toMatch(/Error: where am I\n\s+at .*entry\.ts:7:\d+/);
   });
 
-  it('change nothing without the flag', async () => {
-    const { report, stderr } = await run([]);
+  it('change nothing without the flag', () => {
+    const { report, stderr } = run([]);
     expect(report).toEqual({ own: false, bson: false, narrowed: false });
     expect(stderr).toMatch(/entry\.js:\d+/);
   });
