@@ -9,6 +9,7 @@ import { serve, type RunningServer } from './serve';
 import { runStartUp, type RetryDelays } from './start-up';
 import { readShutdownSettings, type ShutdownSettings } from './shutdown-settings';
 import { flushTracing } from './tracing';
+import { returnIdleMemory } from './idle-memory';
 import { collectProcessMetrics } from './metrics';
 import { trustProxies } from './trust-proxy';
 
@@ -106,7 +107,8 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
 }
 
 /**
- * The process entry of every main.ts: starts the process metrics, then runs `start`, turning a
+ * The process entry of every main.ts: starts the process metrics and lets V8 return an idle
+ * process's memory (./idle-memory), then runs `start`, turning a
  * start-up failure (bad config, a port in use) into one clear line and exit 1; an unreachable
  * database is not one (runService keeps trying). The process metrics start here, not in runService,
  * because tests run runService inside a jest worker, where prom-client's GC observer (registered on
@@ -115,6 +117,7 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
  */
 export function startOrExit(name: string, start: () => Promise<unknown>): void {
   collectProcessMetrics();
+  returnIdleMemory();
   start().catch((err: Error) => {
     console.error(`${name} failed to start: ${err.message}`);
     process.exit(1);
