@@ -12,8 +12,10 @@ let dir: string;
 const bundle = () => path.join(dir, 'idle.js');
 
 /**
- * A process under the services' flags that calls returnIdleMemory or not (its argument), fills and
- * drops about 25 MB, then idles with a timer every 2 s, as a service between requests does.
+ * A process under the services' flags that fills and drops about 25 MB, then idles with a timer
+ * every 2 s, as a service between requests does. Its argument: `quiet` calls returnIdleMemory (with
+ * a quiet period of 1 s), `busy` calls it and keeps its event loop about 60 % busy, `plain` does not
+ * call it.
  */
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'idle-memory-'));
@@ -21,11 +23,15 @@ beforeAll(async () => {
     stdin: {
       contents: [
         "import { returnIdleMemory } from './idle-memory';",
-        "if (process.argv[2] === 'nudged') returnIdleMemory();",
+        'const mode = process.argv[2];',
+        "if (mode !== 'plain') returnIdleMemory({ quietMs: 1_000, checkMs: 500, quietShare: 0.05 });",
         'let held: unknown[] = [];',
         'for (let i = 0; i < 300; i++) held.push(Array.from({ length: 2_000 }, (_, j) => ({ i, j })));',
         'held = [];',
         "setInterval(() => process.stdout.write(''), 2_000);",
+        "const cell = new Int32Array(new SharedArrayBuffer(4));",
+        // busy without allocating (an allocation would make the reducer wait anyway): blocked 30 ms in every 50
+        "if (mode === 'busy') setInterval(() => Atomics.wait(cell, 0, 0, 30), 50);",
       ].join('\n'),
       resolveDir: __dirname,
       sourcefile: 'idle.ts',
@@ -41,7 +47,7 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Runs the process with V8's trace flags until `done` says its output so far is enough (or 90 s pass); its output. */
-function traceUntil(mode: 'nudged' | 'plain', traceFlags: string[], done: (trace: string) => boolean): Promise<string> {
+function traceUntil(mode: 'quiet' | 'busy' | 'plain', traceFlags: string[], done: (trace: string) => boolean): Promise<string> {
   const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...traceFlags, bundle(), mode], { stdio: ['ignore', 'pipe', 'inherit'] });
   let trace = '';
   return new Promise((resolve) => {
@@ -61,17 +67,25 @@ function traceUntil(mode: 'nudged' | 'plain', traceFlags: string[], done: (trace
 const REDUCING_COLLECTION = /Mark-Compact \(reduce\) [\d.]+ \(([\d.]+)\) -> [\d.]+ \(([\d.]+)\) MB/;
 
 describe('returnIdleMemory', () => {
-  it('lets the memory reducer shrink an idle process after a load', async () => {
+  it('lets the memory reducer shrink a process that has gone quiet after a load', async () => {
     // --trace-gc alone: Node 20 does not take V8's other trace flags
-    const trace = await traceUntil('nudged', ['--trace-gc'], (t) => REDUCING_COLLECTION.test(t));
+    const trace = await traceUntil('quiet', ['--trace-gc'], (t) => REDUCING_COLLECTION.test(t));
     const [, before, after] = REDUCING_COLLECTION.exec(trace) ?? [];
     expect(Number(after)).toBeLessThan(Number(before));
   }, 120_000);
 
   if (unboundedEstimate) {
+    const verdictAfterZero = /Embedder mutator utilization = 0\.000 \(mutator_speed=0[^\n]*\n[^\n]*Memory reducer: high alloc/;
+    const reducerFlags = ['--trace-gc', '--trace-memory-reducer', '--trace-mutator-utilization'];
+
     it(`is needed on this Node (V8 ${process.versions.v8}): without it the reducer counts the C++ heap's rate of 0 as high and starts nothing`, async () => {
-      const verdictAfterZero = /Embedder mutator utilization = 0\.000 \(mutator_speed=0[^\n]*\n[^\n]*Memory reducer: high alloc/;
-      const trace = await traceUntil('plain', ['--trace-gc', '--trace-memory-reducer', '--trace-mutator-utilization'], (t) => verdictAfterZero.test(t) || REDUCING_COLLECTION.test(t));
+      const trace = await traceUntil('plain', reducerFlags, (t) => verdictAfterZero.test(t) || REDUCING_COLLECTION.test(t));
+      expect(trace).toMatch(verdictAfterZero);
+      expect(trace).not.toMatch(REDUCING_COLLECTION);
+    }, 120_000);
+
+    it('leaves a busy process alone: its optimized code is not dropped between requests', async () => {
+      const trace = await traceUntil('busy', reducerFlags, (t) => verdictAfterZero.test(t) || REDUCING_COLLECTION.test(t));
       expect(trace).toMatch(verdictAfterZero);
       expect(trace).not.toMatch(REDUCING_COLLECTION);
     }, 120_000);

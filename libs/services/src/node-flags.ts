@@ -21,10 +21,10 @@
  *   collection left alive before the next one. Under a 256 MB limit V8 allows only 1.3 times, so
  *   with 25–35 MB live an app ran a full collection (and its concurrent marking threads) every few
  *   hundred requests. Twice the live data halved the full collections and took 13–30% off the CPU
- *   per request of the crm and news list rows, for about 20 MB more resident (under 150 MB under
- *   load on Node 20; on Node 24 crm, news and users end the bench at 154–174 MB, and halving the
- *   growth would bring news and users under 150 for 7–16 % more CPU: docs/BENCHMARKS.md, "Old-generation
- *   growth against memory"). It changes no limit: the old generation still stops at `--max-old-space-size`.
+ *   per request of the crm and news list rows, for about 20 MB more resident (every app ends the
+ *   bench under 150 MB on Node 20 and, since a quiet process lets V8 give memory back, on Node 24:
+ *   @lib/http idle-memory; docs/BENCHMARKS.md, "Old-generation growth against memory" and "Issue
+ *   27, twelfth round"). It changes no limit: the old generation still stops at `--max-old-space-size`.
  * - `--no-maglev`: V8's mid-tier compiler (on by default since Node 22; the images run Node 24)
  *   compiles every warm function once more between Sparkplug and TurboFan, in memory outside the
  *   heap. Without it, in interleaved runs on Node 24 (docs/BENCHMARKS.md, "Heap flags"), each app
