@@ -13,7 +13,7 @@ export interface IdleMemoryOptions {
 /**
  * Quiet for 30 s: a pause between bursts is shorter, and a process serving a trickle of requests
  * stays under 5 % busy. While quiet, one allocation every 10 s: V8 halves its estimate every 100 ms
- * of process time, so each keeps it above zero for about 107 s (2^-1074).
+ * without one, so each keeps it above zero for about 107 s (2^-1074).
  */
 export const DEFAULT_IDLE_MEMORY: IdleMemoryOptions = { quietMs: 30_000, checkMs: 10_000, quietShare: 0.05 };
 
