@@ -46,7 +46,7 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Runs the process with V8's trace flags until `done` says its output so far is enough (or 90 s pass); its output. */
+/** Runs the process with V8's trace flags until `done` says its output so far is enough, it exits, or 90 s pass; its output. */
 function traceUntil(mode: 'quiet' | 'busy' | 'plain', traceFlags: string[], done: (trace: string) => boolean): Promise<string> {
   const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...traceFlags, bundle(), mode], { stdio: ['ignore', 'pipe', 'inherit'] });
   let trace = '';
@@ -57,6 +57,7 @@ function traceUntil(mode: 'quiet' | 'busy' | 'plain', traceFlags: string[], done
       resolve(trace);
     };
     const timer = setTimeout(finish, 90_000);
+    child.once('exit', finish); // a crash fails the assertions at once instead of after 90 s
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       trace += chunk;
       if (done(trace)) finish();
