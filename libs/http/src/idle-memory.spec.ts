@@ -15,7 +15,7 @@ const bundle = () => path.join(dir, 'idle.js');
  * A process under the services' flags that fills and drops about 25 MB, then idles with a timer
  * every 2 s, as a service between requests does. Its argument: `quiet` calls returnIdleMemory (with
  * a quiet period of 1 s), `busy` calls it and keeps its event loop about 60 % busy, `plain` does not
- * call it.
+ * call it; `alone` calls it and does nothing else.
  */
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'idle-memory-'));
@@ -25,13 +25,15 @@ beforeAll(async () => {
         "import { returnIdleMemory } from './idle-memory';",
         'const mode = process.argv[2];',
         "if (mode !== 'plain') returnIdleMemory({ quietMs: 1_000, checkMs: 500, quietShare: 0.05 });",
-        'let held: unknown[] = [];',
-        'for (let i = 0; i < 300; i++) held.push(Array.from({ length: 2_000 }, (_, j) => ({ i, j })));',
-        'held = [];',
-        "setInterval(() => process.stdout.write(''), 2_000);",
-        "const cell = new Int32Array(new SharedArrayBuffer(4));",
+        "if (mode !== 'alone') {",
+        '  let held: unknown[] = [];',
+        '  for (let i = 0; i < 300; i++) held.push(Array.from({ length: 2_000 }, (_, j) => ({ i, j })));',
+        '  held = [];',
+        "  setInterval(() => process.stdout.write(''), 2_000);",
+        '  const cell = new Int32Array(new SharedArrayBuffer(4));',
         // busy without allocating (an allocation would make the reducer wait anyway): blocked 30 ms in every 50
-        "if (mode === 'busy') setInterval(() => Atomics.wait(cell, 0, 0, 30), 50);",
+        "  if (mode === 'busy') setInterval(() => Atomics.wait(cell, 0, 0, 30), 50);",
+        '}',
       ].join('\n'),
       resolveDir: __dirname,
       sourcefile: 'idle.ts',
@@ -68,14 +70,31 @@ function traceUntil(mode: 'quiet' | 'busy' | 'plain', traceFlags: string[], done
 const REDUCING_COLLECTION = /Mark-Compact \(reduce\) [\d.]+ \(([\d.]+)\) -> [\d.]+ \(([\d.]+)\) MB/;
 
 describe('returnIdleMemory', () => {
-  it('lets the memory reducer shrink a process that has gone quiet after a load', async () => {
-    // --trace-gc alone: Node 20 does not take V8's other trace flags
-    const trace = await traceUntil('quiet', ['--trace-gc'], (t) => REDUCING_COLLECTION.test(t));
-    const [, before, after] = REDUCING_COLLECTION.exec(trace) ?? [];
-    expect(Number(after)).toBeLessThan(Number(before));
-  }, 120_000);
+  it('never keeps a process alive: one with nothing else to do exits', async () => {
+    const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, bundle(), 'alone'], { stdio: 'ignore' });
+    const code = await new Promise<number | null>((resolve) => {
+      const timer = setTimeout(() => {
+        child.kill();
+        resolve(null);
+      }, 30_000);
+      child.once('exit', (exitCode) => {
+        clearTimeout(timer);
+        resolve(exitCode);
+      });
+    });
+    expect(code).toBe(0);
+  }, 40_000);
 
+  // On V8 11 and 12 (Node 20, 22) the reducer runs without help, when the machine lets it: beside
+  // three busy loops on two cores, Node 20's ran none within 90 s. A test of it there would test V8
+  // and the machine's load, not this code.
   if (unboundedEstimate) {
+    it('lets the memory reducer shrink a process that has gone quiet after a load', async () => {
+      const trace = await traceUntil('quiet', ['--trace-gc'], (t) => REDUCING_COLLECTION.test(t));
+      const [, before, after] = REDUCING_COLLECTION.exec(trace) ?? [];
+      expect(Number(after)).toBeLessThan(Number(before));
+    }, 120_000);
+
     const verdictAfterZero = /Embedder mutator utilization = 0\.000 \(mutator_speed=0[^\n]*\n[^\n]*Memory reducer: high alloc/;
     const reducerFlags = ['--trace-gc', '--trace-memory-reducer', '--trace-mutator-utilization'];
 
