@@ -13,9 +13,9 @@ describe('crm-api hostile input, generated from the route table', () => {
       expect([acme.status, bob.status, flow.status]).toEqual([200, 200, 200]);
       return { id: bob.body.id, contact_id: bob.body.id, companyId: acme.body.id, email: 'bob@acme.test', owner_email: ann.email, workflow_id: flow.body.id, 'workflow-id': flow.body.id };
     }),
-    // every route, each request compared with a snapshot of the whole database: about 30 s alone, but
-    // late in a whole npm test on two cores the file took 238 and 256 s in two fresh clones
-    // (2026-11-29; 63-73 s in earlier ones, cause not found); the timeout only guards against a hang
+    // every route, each request compared with a snapshot of the whole database: 64-75 s alone, and
+    // up to 323 s late in a whole npm test while every file ran in one jest process (now each in its
+    // own: jest.preset.js); the timeout only guards against a hang
     { timeoutMs: 600_000 },
   );
 });
