@@ -33,7 +33,7 @@ module.exports = {
   // files late in a run slow down whatever the heap holds (`node tools/scripts/jest-heap.js
   // <config>` prints it per file): crm-api's hostile-input took 65-75 s in a fresh process, 146 s
   // after 21 other files and 140 s after 39, 323 s late in a whole npm test, and 65 s in a fresh
-  // process against the database server those 21 files had used. A fresh process costs about 0.15 s a file (20 short
-  // crm-api files: 73.6 s, and 70.8 s in one process).
+  // process against the database server those 21 files had used. A fresh process costs about
+  // 0.15 s a file (20 short crm-api files: 73.6 s, and 70.8 s in one process).
   workerIdleMemoryLimit: 0,
 };

@@ -48,21 +48,24 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Runs the process with V8's trace flags until `done` says its output so far is enough, it exits, or 90 s pass; its output. */
-function traceUntil(mode: 'quiet' | 'busy' | 'plain', traceFlags: string[], done: (trace: string) => boolean): Promise<string> {
+/**
+ * Runs the process with V8's trace flags until `done` says its output so far is enough, it exits, or
+ * `waitMs` pass: its output, and its exit code when it exited by itself (null when stopped).
+ */
+function runUntil(mode: 'quiet' | 'busy' | 'plain' | 'alone', traceFlags: string[], done: (trace: string) => boolean, waitMs = 90_000): Promise<{ trace: string; exitCode: number | null }> {
   const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...traceFlags, bundle(), mode], { stdio: ['ignore', 'pipe', 'inherit'] });
   let trace = '';
   return new Promise((resolve) => {
-    const finish = () => {
+    const finish = (exitCode: number | null) => {
       clearTimeout(timer);
       child.kill();
-      resolve(trace);
+      resolve({ trace, exitCode });
     };
-    const timer = setTimeout(finish, 90_000);
-    child.once('exit', finish); // a crash fails the assertions at once instead of after 90 s
+    const timer = setTimeout(() => finish(null), waitMs);
+    child.once('exit', (code) => finish(code)); // a crash fails the assertions at once instead of after the wait
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       trace += chunk;
-      if (done(trace)) finish();
+      if (done(trace)) finish(null);
     });
   });
 }
@@ -71,18 +74,8 @@ const REDUCING_COLLECTION = /Mark-Compact \(reduce\) [\d.]+ \(([\d.]+)\) -> [\d.
 
 describe('returnIdleMemory', () => {
   it('never keeps a process alive: one with nothing else to do exits', async () => {
-    const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, bundle(), 'alone'], { stdio: 'ignore' });
-    const code = await new Promise<number | null>((resolve) => {
-      const timer = setTimeout(() => {
-        child.kill();
-        resolve(null);
-      }, 30_000);
-      child.once('exit', (exitCode) => {
-        clearTimeout(timer);
-        resolve(exitCode);
-      });
-    });
-    expect(code).toBe(0);
+    const { exitCode } = await runUntil('alone', [], () => false, 30_000);
+    expect(exitCode).toBe(0);
   }, 40_000);
 
   // On V8 11 and 12 (Node 20, 22) the reducer runs without help, when the machine lets it: beside
@@ -90,7 +83,7 @@ describe('returnIdleMemory', () => {
   // and the machine's load, not this code.
   if (unboundedEstimate) {
     it('lets the memory reducer shrink a process that has gone quiet after a load', async () => {
-      const trace = await traceUntil('quiet', ['--trace-gc'], (t) => REDUCING_COLLECTION.test(t));
+      const { trace } = await runUntil('quiet', ['--trace-gc'], (t) => REDUCING_COLLECTION.test(t));
       const [, before, after] = REDUCING_COLLECTION.exec(trace) ?? [];
       expect(Number(after)).toBeLessThan(Number(before));
     }, 120_000);
@@ -99,13 +92,13 @@ describe('returnIdleMemory', () => {
     const reducerFlags = ['--trace-gc', '--trace-memory-reducer', '--trace-mutator-utilization'];
 
     it(`is needed on this Node (V8 ${process.versions.v8}): without it the reducer counts the C++ heap's rate of 0 as high and starts nothing`, async () => {
-      const trace = await traceUntil('plain', reducerFlags, (t) => verdictAfterZero.test(t) || REDUCING_COLLECTION.test(t));
+      const { trace } = await runUntil('plain', reducerFlags, (t) => verdictAfterZero.test(t) || REDUCING_COLLECTION.test(t));
       expect(trace).toMatch(verdictAfterZero);
       expect(trace).not.toMatch(REDUCING_COLLECTION);
     }, 120_000);
 
     it('leaves a busy process alone: its optimized code is not dropped between requests', async () => {
-      const trace = await traceUntil('busy', reducerFlags, (t) => verdictAfterZero.test(t) || REDUCING_COLLECTION.test(t));
+      const { trace } = await runUntil('busy', reducerFlags, (t) => verdictAfterZero.test(t) || REDUCING_COLLECTION.test(t));
       expect(trace).toMatch(verdictAfterZero);
       expect(trace).not.toMatch(REDUCING_COLLECTION);
     }, 120_000);
