@@ -4,13 +4,13 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startEmbeddedMongo } from '@lib/mongo';
 import { SERVICE_NODE_FLAGS } from '@lib/services';
-import { appRows, endpoints, NEWS_SEARCH_DB, type AppName, type ProcessName, NEWS_KEY_LIMITS_OFF } from './endpoints';
+import { endpoints, NEWS_SEARCH_DB, type AppName, type ProcessName, NEWS_KEY_LIMITS_OFF } from './endpoints';
 import { measure, warm } from './measure';
 import { compositionTable, memoryTable, soakMemory } from './memory-report';
 import { readProbeFile } from './memory-sample';
 import { rssMb, startNode, type Service } from './processes';
 import { cpuRatioOf, markdownTable, ratios, type Round, type Row } from './report';
-import { inRotatingOrder, isRead, readsFirst, rowsNamed } from './round-options';
+import { inRotatingOrder, readsFirst, rowsNamed } from './round-options';
 import { searchCostOf, searchCostTable } from './search-cost';
 import { NEWS_CORPUS, seed } from './seed';
 import { soak } from './soak';
@@ -28,7 +28,10 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '5' },
     /** Runs of each row per side, in rounds that rotate which side goes first; the figures are the rounds' medians. */
     rounds: { type: 'string', default: '3' },
+    /** Seconds of warm-up before each measured run. */
     warmup: { type: 'string', default: '1' },
+    /** Seconds each process serves a row right before the row's first round (0: none). */
+    'row-warmup': { type: 'string', default: '5' },
     connections: { type: 'string', default: '10' },
     seed: { type: 'string', default: '200' },
     /** Articles of news-api's search corpus (the sort=relevancy row), beside the --seed ones. */
@@ -52,8 +55,10 @@ const log = (line: string) => console.error(`bench | ${line}`);
 async function main(): Promise<void> {
   const roundCount = Number(args.rounds);
   if (!Number.isInteger(roundCount) || roundCount < 1) throw new Error(`--rounds must be a whole number of at least 1, not ${args.rounds}`);
+  const rowWarmupSeconds = Number(args['row-warmup']);
+  if (!(rowWarmupSeconds >= 0)) throw new Error(`--row-warmup must be a number of seconds, 0 or more, not ${args['row-warmup']}`);
   const options = { durationSeconds: Number(args.duration), warmupSeconds: Number(args.warmup), connections: Number(args.connections) };
-  log(`node ${process.version}, ${options.connections} connections, ${roundCount} rounds of ${options.warmupSeconds}s warm-up + ${options.durationSeconds}s per side and row`);
+  log(`node ${process.version}, ${options.connections} connections, ${rowWarmupSeconds}s of each row before its rounds, ${roundCount} rounds of ${options.warmupSeconds}s warm-up + ${options.durationSeconds}s per side and row`);
   const database = await startEmbeddedMongo();
   const services: Service[] = [];
   try {
@@ -112,21 +117,12 @@ async function main(): Promise<void> {
     services.push(unbounded);
 
     const measured = readsFirst(rowsNamed(endpoints(seeded), args.only));
-    // Every process serves every read row once before any row is measured. The baseline is one
-    // process that serves all the rows, each app a process of its own: measured in turn, a row found
-    // the baseline's driver and Express paths compiled by the rows before it and the app's not (in
-    // `--no-maglev` processes TurboFan takes thousands of requests to compile them). Not the writes:
-    // what they add would change what the read rows read; nor the search row, on a process of its
-    // own, whose requests take seconds on the embedded database and would outlast a warm-up.
-    if (options.warmupSeconds > 0) {
-      log('warm-up: every read row once on every process');
-      for (const endpoint of appRows(measured).filter(isRead)) {
-        const connections = endpoint.connections ?? options.connections;
-        for (const [port, request] of [[apps[endpoint.app].port, endpoint.ours], [baseline.port, endpoint.baseline], [unbounded.port, endpoint.baseline]] as const) {
-          await warm(port, request, connections, options.warmupSeconds);
-        }
-      }
-    }
+    // Each process serves a row right before the row's first round, so that every side is measured
+    // with the row's paths compiled: in `--no-maglev` processes TurboFan takes thousands of requests
+    // to compile them, and an app left quiet for 30 s while other apps' rows ran has given its
+    // compiled code back with its memory (`returnIdleMemory`), where the baseline, one process
+    // serving every row and without that, never does. Not the search row, on a process of its own,
+    // whose requests take seconds on the embedded database.
     const rows: Row[] = [];
     let webhooks: { write: WebhookWrite; delivery: Delivery; connections: number } | undefined;
     for (const endpoint of measured) {
@@ -145,11 +141,15 @@ async function main(): Promise<void> {
         const reference = await measure(unbounded.port, unbounded.pid, endpoint.baseline, rowOptions);
         rounds = [{ ours: hooked.hooked, baseline: base, unbounded: reference }];
       } else {
-        const runs = [
-          () => measure(app.port, app.pid, endpoint.ours, rowOptions),
-          () => measure(baseline.port, baseline.pid, endpoint.baseline, rowOptions),
-          () => measure(unbounded.port, unbounded.pid, endpoint.baseline, rowOptions),
-        ];
+        const sides = [
+          [app, endpoint.ours],
+          [baseline, endpoint.baseline],
+          [unbounded, endpoint.baseline],
+        ] as const;
+        if (rowWarmupSeconds > 0 && endpoint.app !== 'news-search') {
+          for (const [service, request] of sides) await warm(service.port, request, rowOptions.connections, rowWarmupSeconds);
+        }
+        const runs = sides.map(([service, request]) => () => measure(service.port, service.pid, request, rowOptions));
         rounds = [];
         for (let index = 0; index < roundCount; index++) {
           const [ours, base, reference] = await inRotatingOrder(index, runs);

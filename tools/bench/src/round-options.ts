@@ -45,5 +45,5 @@ export async function inRotatingOrder<T>(round: number, runs: Array<() => Promis
 }
 
 /** The reads first, then the writes: a write row adds records that a read row after it would read (and the embedded database slows down as its collections grow). */
-export const isRead = (row: Endpoint) => row.ours.method === 'GET';
+const isRead = (row: Endpoint) => row.ours.method === 'GET';
 export const readsFirst = <E extends Endpoint>(rows: E[]): E[] => [...rows.filter(isRead), ...rows.filter((row) => !isRead(row))];
